@@ -1,0 +1,80 @@
+# idseq: identifier generators for PostgreSQL (C++17, PGXS).
+#
+#   make demo   install what is missing, build, install, and run the feature tour on a
+#               throwaway cluster (as root on Debian 12, or as a user with the packages)
+#   make test   the same set-up, then the whole suite: unit tests, pg_regress, isolation,
+#               TAP; ends with "N passed, N failed"
+#   make bench  the benchmark (prints a table; never fails on timing)
+
+EXTENSION   = idseq
+EXTVERSION  = 1.0
+MODULE_big  = idseq
+CORE_SRCS   = $(sort $(wildcard src/core/*.cpp))
+PG_SRCS     = $(sort $(wildcard src/pg/*.cpp))
+OBJS        = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
+DATA_built  = idseq--$(EXTVERSION).sql
+DATA        = $(filter-out idseq--$(EXTVERSION).sql,$(wildcard idseq--*--*.sql))
+REGRESS     = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+ISOLATION   = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
+TAP_TESTS   = 1
+EXTRA_CLEAN = build tmp_check tmp_check_iso results output_iso log
+
+WARN        = -Wall -Wextra -Werror
+PG_CXXFLAGS = -std=c++17 $(WARN) -Wno-register -Wno-missing-field-initializers -Wno-unused-parameter -fPIC
+PG_CPPFLAGS = -Isrc/core -Isrc/pg
+SHLIB_LINK  = -lstdc++
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+# No LLVM bitcode for JIT inlining: it would need clang++ to match g++ exactly.
+override with_llvm = no
+include $(PGXS)
+# Link with the C++ compiler (PostgreSQL's src/test/modules/test_cplusplusext does the same).
+override COMPILER = $(CXX) $(CXXFLAGS)
+
+# The install script is assembled from one fragment per SQL area.
+idseq--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
+	cat $^ > $@
+
+# ---- PostgreSQL-free core: unit tests, sanitizers, fuzzing, micro-benchmarks ----
+CORE_CXX     ?= g++
+CORE_FLAGS    = -std=c++17 $(WARN) -Isrc/core -g
+UNIT_SRCS     = $(sort $(wildcard test/unit/*.cpp))
+
+build/unit_tests: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h)
+	@mkdir -p build
+	$(CORE_CXX) $(CORE_FLAGS) -O2 $(CORE_SRCS) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
+
+build/unit_tests_san: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h)
+	@mkdir -p build
+	clang++ $(CORE_FLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	  $(CORE_SRCS) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
+
+unit: build/unit_tests
+	build/unit_tests
+
+unit-san: build/unit_tests_san
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/unit_tests_san
+
+FUZZ_TARGETS = $(patsubst test/fuzz/%.cpp,build/%,$(sort $(wildcard test/fuzz/fuzz_*.cpp)))
+FUZZ_SECONDS ?= 10
+build/fuzz_%: test/fuzz/fuzz_%.cpp $(CORE_SRCS) $(wildcard src/core/*.h)
+	@mkdir -p build
+	clang++ $(CORE_FLAGS) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(CORE_SRCS) $< -o $@
+
+fuzz: $(FUZZ_TARGETS)
+	@for f in $(FUZZ_TARGETS); do n=$${f#build/fuzz_}; mkdir -p build/corpus/$$n; \
+	  echo "fuzzing $$n for $(FUZZ_SECONDS)s"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 build/corpus/$$n test/fuzz/corpus/$$n || exit 1; done
+
+# ---- the two commands ----
+demo:
+	tools/idseq-run demo
+
+test:
+	tools/idseq-run test
+
+bench:
+	tools/idseq-run bench
+
+.PHONY: unit unit-san fuzz demo test bench

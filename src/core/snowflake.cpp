@@ -1,0 +1,393 @@
+#include "cpp_only.h"
+
+#include "snowflake.h"
+
+#include "error.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+namespace idseq {
+
+namespace {
+
+__extension__ typedef __int128 i128; // __extension__: no -Wpedantic warning
+
+constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+constexpr std::array<Field, kFieldCount> kAllFields = {Field::Time, Field::Node, Field::Seq, Field::Rand};
+
+int64_t saturate(i128 v)
+{
+    return v < kInt64Min ? kInt64Min : v > kInt64Max ? kInt64Max : static_cast<int64_t>(v);
+}
+
+i128 floor_div(i128 a, i128 b) // b > 0
+{
+    i128 q = a / b;
+    return (a % b < 0) ? q - 1 : q;
+}
+
+std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+// The layout's fields that are present, most significant first.
+std::vector<Field> fields_in_order(const Layout& layout)
+{
+    std::vector<Field> out;
+    for (Field f : kAllFields)
+        if (layout.has(f))
+            out.push_back(f);
+    std::sort(out.begin(), out.end(), [&](Field a, Field b) { return layout[a].shift > layout[b].shift; });
+    return out;
+}
+
+// ---- Layout spec parsing ----
+
+std::string_view trim(std::string_view s)
+{
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+    while (!s.empty() && space(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && space(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+[[noreturn]] void bad_fields(std::string_view spec, std::string detail)
+{
+    fail(ErrorKind::InvalidParameter, "invalid snowflake layout fields " + quoted(spec), std::move(detail),
+         "Write the fields most significant first as name:width separated by commas, such as "
+         "\"time:41,node:10,seq:12\". The names are time, node, seq and rand; time is required.");
+}
+
+bool field_from_name(std::string_view name, Field& out)
+{
+    for (Field f : kAllFields)
+        if (field_name(f) == name) {
+            out = f;
+            return true;
+        }
+    return false;
+}
+
+// A width: decimal digits only, 1..63 (anything larger fails the total check anyway).
+int parse_width(std::string_view s)
+{
+    if (s.empty() || s.size() > 3 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return -1;
+    int w = 0;
+    for (char c : s)
+        w = w * 10 + (c - '0');
+    return w;
+}
+
+// ---- Range errors ----
+
+[[noreturn]] void field_out_of_range(const Layout& layout, Field f, int64_t value)
+{
+    std::string name(field_name(f));
+    std::string detail = layout.has(f)
+        ? "The layout " + quoted(layout.name) + " allows " + name + " values from 0 to " +
+            std::to_string(layout.max_value(f)) + "."
+        : "The layout " + quoted(layout.name) + " has no " + name + " field, so its value must be 0.";
+    fail(ErrorKind::OutOfRange, "snowflake field " + quoted(name) + " value " + std::to_string(value) +
+             " is out of range",
+         std::move(detail));
+}
+
+std::string time_range_detail(const Layout& layout)
+{
+    return "The layout " + quoted(layout.name) + " represents timestamps from " +
+        format_timestamp_us(layout.epoch_us) + " to " +
+        format_timestamp_us(last_ts_us(layout)) + ".";
+}
+
+// The id of in-range field values; any value out of range throws.
+int64_t place(const Layout& layout, const std::array<int64_t, kFieldCount>& values)
+{
+    int64_t id = 0;
+    for (Field f : kAllFields) {
+        int64_t v = values[static_cast<size_t>(f)];
+        if (v < 0 || v > layout.max_value(f))
+            field_out_of_range(layout, f, v);
+        id |= v << layout[f].shift;
+    }
+    return id;
+}
+
+int64_t counter_start(const Layout& layout, uint64_t random64)
+{
+    if (layout.has(Field::Seq) || !layout.has(Field::Rand))
+        return 0;
+    return static_cast<int64_t>(random64 % static_cast<uint64_t>(counter_space(layout) / 2));
+}
+
+void civil_from_days(int64_t z, int64_t& y, int& m, int& d) // Howard Hinnant's algorithm
+{
+    z += 719468;
+    const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const int64_t doe = z - era * 146097;
+    const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const int64_t mp = (5 * doy + 2) / 153;
+    d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+    m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+    y = yoe + era * 400 + (m <= 2);
+}
+
+} // namespace
+
+std::string_view field_name(Field f)
+{
+    static constexpr std::string_view names[kFieldCount] = {"time", "node", "seq", "rand"};
+    return names[static_cast<size_t>(f)];
+}
+
+int Layout::total_bits() const
+{
+    int n = 0;
+    for (const FieldBits& b : fields)
+        n += b.width;
+    return n;
+}
+
+Layout parse_layout(std::string name, int64_t epoch_us, std::string_view fields_spec, int64_t unit_us, bool builtin)
+{
+    if (name.empty())
+        fail(ErrorKind::InvalidParameter, "snowflake layout name must not be empty");
+    if (unit_us < 1)
+        fail(ErrorKind::InvalidParameter, "invalid snowflake time unit of " + std::to_string(unit_us) + " microseconds",
+             "The time unit must be at least 1 microsecond.");
+
+    std::vector<std::pair<Field, int>> order;
+    int total = 0;
+    size_t pos = 0, index = 0;
+    if (trim(fields_spec).empty())
+        bad_fields(fields_spec, "The field list is empty.");
+    while (pos <= fields_spec.size()) {
+        size_t comma = std::min(fields_spec.find(',', pos), fields_spec.size());
+        std::string_view token = trim(fields_spec.substr(pos, comma - pos));
+        pos = comma + 1;
+        ++index;
+        if (token.empty())
+            bad_fields(fields_spec, "Field " + std::to_string(index) + " is empty.");
+        size_t colon = token.find(':');
+        if (colon == std::string_view::npos)
+            bad_fields(fields_spec, "The field " + quoted(token) + " has no width.");
+        std::string_view fname = trim(token.substr(0, colon));
+        std::string_view fwidth = trim(token.substr(colon + 1));
+        Field f;
+        if (!field_from_name(fname, f))
+            bad_fields(fields_spec, "The field name " + quoted(fname) + " is not one of time, node, seq, rand.");
+        for (const auto& [g, w] : order)
+            if (g == f)
+                bad_fields(fields_spec, "The field " + quoted(fname) + " appears more than once.");
+        int width = parse_width(fwidth);
+        if (width < 1)
+            bad_fields(fields_spec,
+                       "The width " + quoted(fwidth) + " of field " + quoted(fname) + " is not a positive integer.");
+        total += width;
+        order.emplace_back(f, width);
+    }
+    if (std::none_of(order.begin(), order.end(), [](const auto& p) { return p.first == Field::Time; }))
+        bad_fields(fields_spec, "The field \"time\" is required.");
+    if (total > kMaxLayoutBits)
+        bad_fields(fields_spec, "The fields take " + std::to_string(total) + " bits, but at most " +
+                                    std::to_string(kMaxLayoutBits) + " fit in a bigint beside its sign bit.");
+
+    Layout layout;
+    layout.name = std::move(name);
+    layout.epoch_us = epoch_us;
+    layout.unit_us = unit_us;
+    layout.builtin = builtin;
+    int shift = total;
+    for (const auto& [f, width] : order) {
+        shift -= width;
+        layout.fields[static_cast<size_t>(f)] = FieldBits{width, shift};
+    }
+    return layout;
+}
+
+std::string format_fields(const Layout& layout)
+{
+    std::string out;
+    for (Field f : fields_in_order(layout)) {
+        if (!out.empty())
+            out += ',';
+        out += std::string(field_name(f)) + ":" + std::to_string(layout[f].width);
+    }
+    return out;
+}
+
+const std::vector<Layout>& builtin_layouts()
+{
+    static const std::vector<Layout> layouts = [] {
+        constexpr int64_t ms = 1000;
+        return std::vector<Layout>{
+            parse_layout("snowflake", 1288834974657 * ms, "time:41,node:10,seq:12", ms, true),
+            parse_layout("instagram", 1314220021721 * ms, "time:40,node:13,seq:10", ms, true),
+            parse_layout("sonyflake", 1409529600000 * ms, "time:39,seq:8,node:16", 10 * ms, true),
+            parse_layout("display60", 1519862400000 * ms, "time:42,seq:9,rand:9", ms, true),
+            parse_layout("nonsequential", 1346472000000 * ms, "time:40,node:10,rand:13", ms, true),
+        };
+    }();
+    return layouts;
+}
+
+const Layout* builtin_layout(std::string_view name)
+{
+    for (const Layout& layout : builtin_layouts())
+        if (layout.name == name)
+            return &layout;
+    return nullptr;
+}
+
+std::string format_timestamp_us(int64_t ts_us)
+{
+    constexpr int64_t day_us = 86400LL * 1000000;
+    i128 days = floor_div(ts_us, day_us);
+    int64_t in_day = static_cast<int64_t>(ts_us - days * day_us);
+    int64_t year;
+    int month, day;
+    civil_from_days(static_cast<int64_t>(days), year, month, day);
+    bool bc = year <= 0;
+    char buf[96];
+    int64_t secs = in_day / 1000000, frac = in_day % 1000000;
+    int n = std::snprintf(buf, sizeof buf, "%04lld-%02d-%02d %02lld:%02lld:%02lld", static_cast<long long>(bc ? 1 - year : year),
+                          month, day, static_cast<long long>(secs / 3600), static_cast<long long>(secs / 60 % 60),
+                          static_cast<long long>(secs % 60));
+    std::string out(buf, static_cast<size_t>(n));
+    if (frac != 0) {
+        std::snprintf(buf, sizeof buf, ".%06lld", static_cast<long long>(frac));
+        std::string f(buf);
+        out += f.substr(0, f.find_last_not_of('0') + 1);
+    }
+    out += "+00";
+    if (bc)
+        out += " BC";
+    return out;
+}
+
+int64_t unit_of(const Layout& layout, int64_t ts_us)
+{
+    return saturate(floor_div(i128{ts_us} - layout.epoch_us, layout.unit_us));
+}
+
+int64_t unit_start_us(const Layout& layout, int64_t unit)
+{
+    return saturate(i128{layout.epoch_us} + i128{unit} * layout.unit_us);
+}
+
+int64_t unit_end_us(const Layout& layout, int64_t unit) { return saturate(i128{layout.epoch_us} + (i128{unit} + 1) * layout.unit_us); }
+
+int64_t last_ts_us(const Layout& layout)
+{
+    return saturate(i128{layout.epoch_us} + (i128{layout.max_value(Field::Time)} + 1) * layout.unit_us - 1);
+}
+
+int64_t pack(const Layout& layout, int64_t ts_us, int64_t node, int64_t seq, int64_t rand)
+{
+    int64_t unit = unit_of(layout, ts_us);
+    if (unit < 0 || unit > layout.max_value(Field::Time))
+        fail(ErrorKind::OutOfRange,
+             "timestamp " + quoted(format_timestamp_us(ts_us)) + " is out of range for snowflake layout " +
+                 quoted(layout.name),
+             time_range_detail(layout));
+    return place(layout, {unit, node, seq, rand});
+}
+
+Unpacked unpack(const Layout& layout, int64_t id)
+{
+    if (id < 0 || id > layout.max_id())
+        fail(ErrorKind::OutOfRange,
+             "snowflake id " + std::to_string(id) + " is out of range for layout " + quoted(layout.name),
+             "The layout " + quoted(layout.name) + " allows ids from 0 to " + std::to_string(layout.max_id()) + ".");
+    auto get = [&](Field f) { return (id >> layout[f].shift) & layout.max_value(f); };
+    int64_t unit = get(Field::Time);
+    i128 ts = i128{layout.epoch_us} + i128{unit} * layout.unit_us;
+    if (ts > kInt64Max)
+        fail(ErrorKind::OutOfRange,
+             "timestamp of snowflake id " + std::to_string(id) + " is out of range for layout " + quoted(layout.name),
+             "Its time field counts " + std::to_string(unit) + " units from the epoch, past the largest timestamp.");
+    return Unpacked{static_cast<int64_t>(ts), get(Field::Node), get(Field::Seq), get(Field::Rand)};
+}
+
+int64_t min_id(const Layout& layout, int64_t ts_us) { return pack(layout, ts_us, 0, 0, 0); }
+
+int64_t counter_space(const Layout& layout)
+{
+    Field f = layout.has(Field::Seq) ? Field::Seq : Field::Rand; // Rand absent: width 0, space 1
+    return layout.max_value(f) + 1;
+}
+
+Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t random64)
+{
+    const int64_t max_unit = layout.max_value(Field::Time);
+    const int64_t clock_back = now_unit < state.last_now ? saturate(i128{state.last_now} - now_unit) : 0;
+
+    if (state.last_unit < 0 && now_unit < 0)
+        fail(ErrorKind::OutOfRange, "current time is before the epoch of snowflake layout " + quoted(layout.name),
+             time_range_detail(layout), "Check the system clock, or use a layout whose epoch has passed.");
+
+    int64_t unit, counter;
+    bool past_last_unit = false; // the unit after last_unit does not exist
+    if (now_unit > state.last_unit) {
+        unit = now_unit;
+        counter = counter_start(layout, random64);
+    } else if (state.counter < counter_space(layout) - 1) {
+        unit = state.last_unit;
+        counter = state.counter + 1;
+    } else {
+        past_last_unit = state.last_unit >= max_unit;
+        unit = past_last_unit ? max_unit : state.last_unit + 1;
+        counter = counter_start(layout, random64);
+    }
+    if (past_last_unit || unit > max_unit)
+        fail(ErrorKind::OutOfRange, "snowflake layout " + quoted(layout.name) + " has run out of time bits",
+             time_range_detail(layout), "Use a layout with a later epoch or more time bits.");
+
+    if (unit > now_unit && now_unit == state.last_unit)
+        return Step{Step::WaitForClock, unit, 0, clock_back};
+    if (unit > state.reserved_unit)
+        return Step{Step::NeedReservation, unit, 0, clock_back};
+    state.last_unit = unit;
+    state.counter = counter;
+    state.last_now = now_unit;
+    return Step{Step::Issue, unit, counter, clock_back};
+}
+
+int64_t compose(const Layout& layout, int64_t unit, int64_t node, int64_t counter, uint64_t random64)
+{
+    const bool seq = layout.has(Field::Seq);
+    const int64_t rand = seq ? static_cast<int64_t>(random64 & static_cast<uint64_t>(layout.max_value(Field::Rand)))
+                             : counter;
+    return place(layout, {unit, layout.has(Field::Node) ? node : 0, seq ? counter : 0, rand});
+}
+
+void check_node_id(const Layout& layout, int64_t node_id)
+{
+    if (!layout.has(Field::Node))
+        return;
+    const std::string range = "The layout " + quoted(layout.name) + " allows node ids from 0 to " +
+        std::to_string(layout.max_value(Field::Node)) + ".";
+    if (node_id < 0)
+        fail(ErrorKind::Prerequisite, "idseq.node_id is not set", range,
+             "Set idseq.node_id to this server's unique node id in postgresql.conf or with ALTER SYSTEM, then reload "
+             "the configuration.");
+    if (node_id > layout.max_value(Field::Node))
+        fail(ErrorKind::Prerequisite,
+             "idseq.node_id value " + std::to_string(node_id) + " is too large for snowflake layout " +
+                 quoted(layout.name),
+             range, "Set idseq.node_id to a smaller value, or use a layout with a wider node field.");
+}
+
+void restart_from(GenState& state, int64_t durable_unit)
+{
+    state.last_unit = std::max(state.last_unit, durable_unit); // never moves backwards
+    finish_unit(state);
+    state.reserved_unit = durable_unit;
+    state.last_now = INT64_MIN;
+}
+
+} // namespace idseq

@@ -1,0 +1,167 @@
+// Snowflake ids: layouts, pack/unpack, and the id generator's state machine (API.md section 4).
+//
+// A layout splits a non-negative int64 into fields, most significant first: time (units since
+// an epoch), node, seq, rand. The fields occupy the low total_bits() bits; any bits above
+// them (display60 has 4) and the sign bit are always 0.
+//
+// Timestamps here are int64 microseconds since the Unix epoch (1970-01-01 00:00:00 UTC). The
+// PostgreSQL adapter converts from its own 2000-01-01 based timestamps and rejects -infinity
+// and +infinity before calling in; every int64 value is accepted here.
+#pragma once
+#include "cpp_only.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace idseq {
+
+enum class Field : int { Time, Node, Seq, Rand };
+constexpr int kFieldCount = 4;
+constexpr int kMaxLayoutBits = 63; // a bigint beside its sign bit
+
+// "time", "node", "seq", "rand".
+std::string_view field_name(Field f);
+
+struct FieldBits {
+    int width = 0; // 0: the layout has no such field
+    int shift = 0; // position of the field's least significant bit
+};
+
+struct Layout {
+    std::string name;
+    int64_t epoch_us = 0; // microseconds since the Unix epoch
+    int64_t unit_us = 1000; // length of one time unit in microseconds, >= 1
+    std::array<FieldBits, kFieldCount> fields{}; // indexed by Field
+    bool builtin = false;
+
+    const FieldBits& operator[](Field f) const { return fields[static_cast<size_t>(f)]; }
+    bool has(Field f) const { return (*this)[f].width > 0; }
+    // Largest value of a field: 2^width - 1, or 0 when the layout lacks it.
+    int64_t max_value(Field f) const { return ones((*this)[f].width); }
+    int total_bits() const;
+    int64_t max_id() const { return ones(total_bits()); }
+    static int64_t ones(int bits) { return static_cast<int64_t>((uint64_t{1} << bits) - 1); } // bits <= 63
+};
+
+// Builds a layout from a field list such as "time:41,node:10,seq:12" (most significant
+// first; whitespace around names, widths and commas is ignored). time is required; each of
+// time, node, seq, rand at most once, each width >= 1, at most 63 bits in all. Throws
+// Error(InvalidParameter) on a bad field list, a time unit below 1 microsecond or an empty
+// name.
+Layout parse_layout(std::string name, int64_t epoch_us, std::string_view fields_spec, int64_t unit_us,
+                    bool builtin = false);
+
+// The canonical field list, e.g. "time:41,node:10,seq:12"; parse_layout reads it back.
+std::string format_fields(const Layout& layout);
+
+// The five built-in layouts of API.md section 4, in the table's order.
+const std::vector<Layout>& builtin_layouts();
+const Layout* builtin_layout(std::string_view name); // nullptr when there is none
+
+// Formats microseconds since the Unix epoch as PostgreSQL prints a timestamptz in UTC:
+// "2010-11-04 01:42:54.657+00" (trailing fractional zeros dropped, " BC" for years <= 0).
+std::string format_timestamp_us(int64_t ts_us);
+
+// ---- Time units -------------------------------------------------------------------------
+
+// floor((ts_us - epoch_us) / unit_us). Negative before the epoch; saturates at the int64
+// limits (far outside any layout's range, so callers can range-check the result).
+int64_t unit_of(const Layout& layout, int64_t ts_us);
+// First microsecond of a unit, and of the unit after it (the exclusive end); saturating.
+int64_t unit_start_us(const Layout& layout, int64_t unit);
+int64_t unit_end_us(const Layout& layout, int64_t unit);
+// The last microsecond the layout's time field can represent (saturating at INT64_MAX).
+int64_t last_ts_us(const Layout& layout);
+
+// ---- Pack / unpack ----------------------------------------------------------------------
+
+// The id for a timestamp and field values. Throws Error(OutOfRange) when ts_us is before
+// the epoch or after the last representable time (the detail names the range as
+// timestamps), when a field value does not fit its width (the detail names its range), or
+// when a field the layout lacks is not 0.
+int64_t pack(const Layout& layout, int64_t ts_us, int64_t node, int64_t seq, int64_t rand);
+
+struct Unpacked {
+    int64_t ts_us; // the start of the id's time unit: epoch_us + units * unit_us
+    int64_t node, seq, rand; // 0 for a field the layout lacks
+};
+// The exact inverse of pack (up to the flooring of ts to its unit). Throws Error(OutOfRange)
+// for a negative id, an id with bits set above the layout's fields, or (custom layouts with
+// huge ranges only) a timestamp past the int64 microsecond range.
+Unpacked unpack(const Layout& layout, int64_t id);
+
+// The smallest id of ts_us's time unit (every other field 0), for range scans. Same range
+// errors as pack.
+int64_t min_id(const Layout& layout, int64_t ts_us);
+
+// ---- Generator --------------------------------------------------------------------------
+//
+// One GenState per layout per server (in shared memory, or per backend behind a lock on the
+// durable state). next() decides; the caller reads the clock, keeps the durable high-water
+// mark and sleeps. Ids from one state are strictly increasing as long as the node id stays
+// the same; when it changes, call finish_unit() so the next id starts a new time unit.
+//
+// The counter is the seq field's value, or -- for a layout with a rand field and no seq
+// field -- the rand field's value, started at a random offset in the lower half of the rand
+// space each unit. A layout with neither issues one id per unit.
+
+constexpr int64_t kCounterSpent = INT64_MAX; // GenState::counter: this unit is used up
+
+struct GenState {
+    int64_t last_unit = -1; // unit of the last id issued (-1: none)
+    int64_t counter = 0; // counter of the last id issued, or kCounterSpent
+    int64_t reserved_unit = -1; // durable high-water mark: ids with unit <= it may be issued
+    int64_t last_now = INT64_MIN; // clock reading (unit) at the last issue (INT64_MIN: none)
+};
+
+struct Step {
+    enum Kind { Issue, NeedReservation, WaitForClock };
+    Kind kind;
+    // Issue: the new id's unit. NeedReservation: the unit the durable high-water mark must
+    // cover before the id may be issued -- reserve up to some unit >= it (durably, e.g.
+    // WAL-logged and flushed), set state.reserved_unit, and call next() again.
+    // WaitForClock: the unit the clock must reach; sleep until unit_start_us(unit), call again.
+    int64_t unit;
+    int64_t counter; // Issue only: the value for compose()
+    // Units the clock went back since the reading of the last issue (0 when it did not).
+    // Reported until an id is issued, so log a warning when an Issue step has it > 0.
+    int64_t clock_back;
+};
+
+// Number of counter values per unit: 2^seq, else 2^rand, else 1.
+int64_t counter_space(const Layout& layout);
+
+// One step of the state machine, with now_unit = unit_of(layout, clock). On Issue, state
+// records the issued (unit, counter); on the other kinds it is unchanged.
+//  - now_unit > last_unit: the id goes into now_unit with a fresh counter;
+//  - otherwise (same unit, or the clock is behind: stepped back, or behind a high-water
+//    mark after restart_from): the counter goes up by one in last_unit; when the unit's
+//    counter space is spent, the clock in last_unit means WaitForClock(last_unit + 1), a
+//    clock behind it means moving on to last_unit + 1 at once.
+// Then the unit must be covered by reserved_unit, else NeedReservation.
+// Throws Error(OutOfRange), leaving state unchanged, when the unit would not fit the time
+// field, or when a fresh state (nothing issued) sees a clock before the epoch.
+// random64 seeds a rand-counter's start offset; it is unused otherwise.
+Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t random64);
+
+// The id for an issued step: unit in time, node in node (ignored when the layout has no
+// node field), counter in seq (or in rand when there is no seq), and random64's low bits in
+// rand when the layout has both seq and rand. Node must fit: check it with check_node_id.
+int64_t compose(const Layout& layout, int64_t unit, int64_t node, int64_t counter, uint64_t random64);
+
+// Throws Error(Prerequisite) with a hint when the layout has a node field and node_id (the
+// GUC idseq.node_id, -1 = unset) is unset or too wide for it.
+void check_node_id(const Layout& layout, int64_t node_id);
+
+// After a restart, crash or promotion: ids up to durable_unit may have been issued, so the
+// next one goes into a unit above it (or into the clock's unit if that is later), and that
+// unit needs a new reservation.
+void restart_from(GenState& state, int64_t durable_unit);
+
+// Marks the current unit as spent, so the next id starts a new unit.
+inline void finish_unit(GenState& state) { state.counter = kCounterSpent; }
+
+} // namespace idseq

@@ -1,0 +1,548 @@
+// The lexid base type: I/O, type modifier, operators, btree/hash support, arithmetic.
+//
+// Stored form (varlena): int32 charset id, then one byte per symbol holding its digit
+// value. Digits, not spellings, are stored, so case-insensitive input is canonical and
+// comparing two values never consults the charset: shortlex order is "length first, then
+// memcmp of the digits".
+//
+// Untyped literals. PostgreSQL calls a type's input function with typmod -1 for a literal
+// such as '-_'::lexid(base64url) or WHERE code = 'aB', and applies the type modifier
+// afterwards. So input without a charset keeps the text as written (charset id 0, the
+// payload is the spelling) once it has checked that some charset reads it. Such a value
+// takes its charset from its context: the column type it is assigned to, or the value it
+// is compared with; anywhere else it is read as base36, as API.md says.
+#include "charset.h"
+#include "lexid.h"
+
+#include <string>
+#include <vector>
+
+#include "boundary.h"
+#include "registry.h"
+
+extern "C" {
+#include "access/hash.h"
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "lib/stringinfo.h"
+#include "libpq/pqformat.h"
+#include "utils/array.h"
+#include "utils/numeric.h"
+#include "utils/sortsupport.h"
+
+PG_FUNCTION_INFO_V1(lexid_in);
+PG_FUNCTION_INFO_V1(lexid_out);
+PG_FUNCTION_INFO_V1(lexid_recv);
+PG_FUNCTION_INFO_V1(lexid_send);
+PG_FUNCTION_INFO_V1(lexid_typmod_in);
+PG_FUNCTION_INFO_V1(lexid_typmod_out);
+PG_FUNCTION_INFO_V1(lexid_coerce);
+PG_FUNCTION_INFO_V1(lexid_from_text);
+PG_FUNCTION_INFO_V1(lexid_to_text);
+PG_FUNCTION_INFO_V1(lexid_eq);
+PG_FUNCTION_INFO_V1(lexid_ne);
+PG_FUNCTION_INFO_V1(lexid_lt);
+PG_FUNCTION_INFO_V1(lexid_le);
+PG_FUNCTION_INFO_V1(lexid_gt);
+PG_FUNCTION_INFO_V1(lexid_ge);
+PG_FUNCTION_INFO_V1(lexid_cmp);
+PG_FUNCTION_INFO_V1(lexid_larger);
+PG_FUNCTION_INFO_V1(lexid_smaller);
+PG_FUNCTION_INFO_V1(lexid_sortsupport);
+PG_FUNCTION_INFO_V1(lexid_hash);
+PG_FUNCTION_INFO_V1(lexid_hash_extended);
+PG_FUNCTION_INFO_V1(lexid_add_int8);
+PG_FUNCTION_INFO_V1(lexid_sub_int8);
+PG_FUNCTION_INFO_V1(lexid_distance);
+PG_FUNCTION_INFO_V1(lexical_add_text);
+PG_FUNCTION_INFO_V1(lexid_rank);
+PG_FUNCTION_INFO_V1(lexid_from_rank);
+PG_FUNCTION_INFO_V1(lexid_charset);
+PG_FUNCTION_INFO_V1(idseq_charset_check);
+PG_FUNCTION_INFO_V1(idseq_create_charset);
+PG_FUNCTION_INFO_V1(idseq_builtin_charsets);
+}
+
+#include "lexid_pg.h"
+
+using idseq::Charset;
+using idseq::ErrorKind;
+using idseq::pg::run;
+namespace lex = idseq::lex;
+
+namespace {
+
+// Function-static scratch: lives forever, so a longjmp can never skip its destructor.
+lex::Digits& scratch_digits()
+{
+    static lex::Digits* d = new lex::Digits();
+    return *d;
+}
+std::string& scratch_text()
+{
+    static std::string* s = new std::string();
+    return *s;
+}
+
+int32 default_charset_id = 5; // base36
+
+const Charset* charset_by_typmod(int32 typmod)
+{
+    return idseq::pg::charset_by_id(typmod >= 0 ? typmod : default_charset_id);
+}
+
+Datum parse_to_datum(const Charset* cs, const char* str, size_t len)
+{
+    lex::Digits& d = scratch_digits();
+    run([&] { lex::parse(*cs, std::string_view(str, len), d); });
+    return PointerGetDatum(lexid_make(cs->id(), d.data(), d.size()));
+}
+
+const Charset* base36()
+{
+    return idseq::pg::charset_by_id(default_charset_id);
+}
+
+// Input without a charset: an untyped literal, if any charset reads it.
+Datum literal_to_datum(const char* str, size_t len)
+{
+    if (!idseq::pg::some_charset_accepts(str, len))
+        return parse_to_datum(base36(), str, len); // raises the base36 error
+    Lexid* v = (Lexid*) palloc0(LEXID_HDRSZ + len);
+    SET_VARSIZE(v, LEXID_HDRSZ + len);
+    memcpy(VARDATA(v) + sizeof(int32), str, len);
+    return PointerGetDatum(v);
+}
+
+// A typed value: v itself, or the untyped literal v read in charset_id (base36 if 0).
+Lexid* resolve(Lexid* v, int32 charset_id)
+{
+    if (lexid_charset_id(v) != 0)
+        return v;
+    const Charset* cs = idseq::pg::charset_by_id(charset_id ? charset_id : default_charset_id);
+    return (Lexid*) DatumGetPointer(parse_to_datum(cs, (const char*) lexid_digits(v), lexid_length(v)));
+}
+
+const Charset* charset_of(const Lexid* v)
+{
+    return idseq::pg::charset_by_id(lexid_charset_id(v));
+}
+
+char* format_cstring(Lexid* v)
+{
+    v = resolve(v, 0);
+    const Charset* cs = charset_of(v);
+    std::string& s = scratch_text();
+    run([&] {
+        s.clear();
+        lex::format(*cs, lexid_digits(v), lexid_length(v), s);
+    });
+    char* out = (char*) palloc(s.size() + 1);
+    memcpy(out, s.data(), s.size() + 1);
+    return out;
+}
+
+void check_same_charset(const Lexid* a, const Lexid* b)
+{
+    if (lexid_charset_id(a) != lexid_charset_id(b))
+        ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                        errmsg("cannot compare lexid values of charsets \"%s\" and \"%s\"", charset_of(a)->name().c_str(),
+                               charset_of(b)->name().c_str()),
+                        errhint("Convert one value with lexid_from_rank(lexid_rank(v), '%s').", charset_of(a)->name().c_str())));
+}
+
+// Both values typed, in the same charset; an untyped literal takes the other's charset.
+void resolve_pair(Lexid*& a, Lexid*& b)
+{
+    a = resolve(a, lexid_charset_id(b));
+    b = resolve(b, lexid_charset_id(a));
+    check_same_charset(a, b);
+}
+
+int compare_datums(Datum a, Datum b)
+{
+    Lexid* x = (Lexid*) PG_DETOAST_DATUM_PACKED(a);
+    Lexid* y = (Lexid*) PG_DETOAST_DATUM_PACKED(b);
+    resolve_pair(x, y);
+    return lex::compare(lexid_digits(x), lexid_length(x), lexid_digits(y), lexid_length(y));
+}
+
+// The hash key is the spelling folded so that spellings any charset calls equal agree:
+// ASCII letters lowered, Crockford's o, i, l read as 0, 1, 1. Equal values then hash alike,
+// typed or untyped (hashed IN lists and hash joins compare typed columns with literals).
+const std::string& hash_key(Lexid* v)
+{
+    std::string& s = scratch_text();
+    const Charset* cs = lexid_charset_id(v) ? charset_of(v) : nullptr;
+    run([&] {
+        s.clear();
+        if (cs)
+            lex::format(*cs, lexid_digits(v), lexid_length(v), s);
+        else
+            s.assign((const char*) lexid_digits(v), lexid_length(v));
+        for (char& c : s) {
+            if (c >= 'A' && c <= 'Z')
+                c = (char) (c + 32);
+            if (c == 'o')
+                c = '0';
+            else if (c == 'i' || c == 'l')
+                c = '1';
+        }
+    });
+    return s;
+}
+
+Datum numeric_from_cstring(const char* s)
+{
+    return DirectFunctionCall3(numeric_in, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+}
+
+Datum add_datum(Lexid* v, int64 n)
+{
+    v = resolve(v, 0);
+    const Charset* cs = charset_of(v);
+    lex::Digits& d = scratch_digits();
+    run([&] {
+        d.assign(lexid_digits(v), lexid_digits(v) + lexid_length(v));
+        lex::add(d, cs->base(), n);
+    });
+    return PointerGetDatum(lexid_make(cs->id(), d.data(), d.size()));
+}
+
+// Abbreviated keys: the length (capped at 255) in the top byte, then the first seven digits.
+// Shortlex order of two values is the order of their keys whenever the keys differ.
+Datum abbrev_convert(Datum original, SortSupport)
+{
+    Lexid* v = resolve((Lexid*) PG_DETOAST_DATUM_PACKED(original), 0);
+    size_t n = lexid_length(v);
+    const uint8* d = lexid_digits(v);
+    uint64 key = (uint64) (n > 255 ? 255 : n) << 56;
+    for (size_t i = 0; i < 7 && i < n; i++)
+        key |= (uint64) d[i] << (48 - 8 * i);
+    return UInt64GetDatum(key);
+}
+
+int abbrev_cmp(Datum x, Datum y, SortSupport)
+{
+    uint64 a = DatumGetUInt64(x), b = DatumGetUInt64(y);
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+bool abbrev_abort(int, SortSupport)
+{
+    return false;
+}
+
+int fast_cmp(Datum x, Datum y, SortSupport)
+{
+    return compare_datums(x, y);
+}
+
+} // namespace
+
+Lexid* lexid_make(int32 charset_id, const uint8* digits, size_t n)
+{
+    Size size = LEXID_HDRSZ + n;
+    Lexid* v = (Lexid*) palloc0(size);
+    SET_VARSIZE(v, size);
+    memcpy(VARDATA(v), &charset_id, sizeof(int32));
+    memcpy(VARDATA(v) + sizeof(int32), digits, n);
+    return v;
+}
+
+Lexid* lexid_parse(const Charset* cs, const char* str, size_t len)
+{
+    return (Lexid*) DatumGetPointer(parse_to_datum(cs, str, len));
+}
+
+extern "C" {
+
+Datum lexid_in(PG_FUNCTION_ARGS)
+{
+    char* str = PG_GETARG_CSTRING(0);
+    int32 typmod = PG_NARGS() > 2 ? PG_GETARG_INT32(2) : -1;
+    if (typmod < 0)
+        return literal_to_datum(str, strlen(str));
+    return parse_to_datum(charset_by_typmod(typmod), str, strlen(str));
+}
+
+Datum lexid_out(PG_FUNCTION_ARGS)
+{
+    PG_RETURN_CSTRING(format_cstring(PG_GETARG_LEXID_PP(0)));
+}
+
+// Binary form, version 1: int8 version, text charset name, int4 length, length digit bytes.
+Datum lexid_recv(PG_FUNCTION_ARGS)
+{
+    StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
+    int32 typmod = PG_NARGS() > 2 ? PG_GETARG_INT32(2) : -1;
+    int version = pq_getmsgbyte(buf);
+    if (version != 1)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+                        errmsg("unsupported binary lexid format version %d", version),
+                        errhint("This server reads version 1.")));
+    const char* name = pq_getmsgstring(buf);
+    const Charset* cs = idseq::pg::charset_by_name(name);
+    if (typmod >= 0 && typmod != cs->id())
+        ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                        errmsg("binary lexid value of charset \"%s\" does not match lexid(%s)", name,
+                               charset_by_typmod(typmod)->name().c_str())));
+    int32 n = pq_getmsgint(buf, 4);
+    if (n < 1 || (size_t) n > lex::kMaxLength)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+                        errmsg("invalid binary lexid length %d", n),
+                        errdetail("A lexid value has 1 to 1024 symbols.")));
+    const uint8* digits = (const uint8*) pq_getmsgbytes(buf, n);
+    for (int i = 0; i < n; i++)
+        if (digits[i] >= cs->base())
+            ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+                            errmsg("invalid digit %d at position %d in binary lexid value", digits[i], i + 1),
+                            errdetail("The charset \"%s\" has %d symbols.", name, cs->base())));
+    PG_RETURN_POINTER(lexid_make(cs->id(), digits, n));
+}
+
+Datum lexid_send(PG_FUNCTION_ARGS)
+{
+    Lexid* v = resolve(PG_GETARG_LEXID_PP(0), 0);
+    const Charset* cs = charset_of(v);
+    StringInfoData buf;
+    pq_begintypsend(&buf);
+    pq_sendbyte(&buf, 1);
+    pq_sendstring(&buf, cs->name().c_str());
+    pq_sendint32(&buf, (int32) lexid_length(v));
+    pq_sendbytes(&buf, (const char*) lexid_digits(v), (int) lexid_length(v));
+    PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+// lexid(name) or the self-describing lexid(name, 'symbols' [, ci]) that pg_dump writes for
+// custom charsets, so that a restore can create tables before the registry's rows arrive.
+Datum lexid_typmod_in(PG_FUNCTION_ARGS)
+{
+    ArrayType* arr = PG_GETARG_ARRAYTYPE_P(0);
+    Datum* elems;
+    int n;
+    deconstruct_array(arr, CSTRINGOID, -2, false, TYPALIGN_CHAR, &elems, NULL, &n);
+    if (n < 1 || n > 3)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("invalid type modifier for lexid"),
+                        errhint("Write lexid(charset_name), for example lexid(crockford32).")));
+    const char* name = DatumGetCString(elems[0]);
+    const Charset* cs;
+    if (n == 1)
+        cs = idseq::pg::charset_by_name(name);
+    else {
+        const char* flag = n == 3 ? DatumGetCString(elems[2]) : "cs";
+        if (strcmp(flag, "ci") != 0 && strcmp(flag, "cs") != 0)
+            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                            errmsg("invalid case flag \"%s\" in lexid type modifier", flag),
+                            errhint("Use ci for a case-insensitive charset or cs for a case-sensitive one.")));
+        cs = idseq::pg::register_charset(name, DatumGetCString(elems[1]), strcmp(flag, "ci") == 0, true);
+    }
+    PG_RETURN_INT32(cs->id());
+}
+
+Datum lexid_typmod_out(PG_FUNCTION_ARGS)
+{
+    int32 typmod = PG_GETARG_INT32(0);
+    if (typmod < 0)
+        PG_RETURN_CSTRING(pstrdup(""));
+    const Charset* cs = idseq::pg::charset_by_id(typmod);
+    if (cs->builtin())
+        PG_RETURN_CSTRING(psprintf("(%s)", cs->name().c_str()));
+    PG_RETURN_CSTRING(psprintf("(%s,%s%s)", cs->name().c_str(), quote_literal_cstr(cs->symbols().c_str()),
+                               cs->case_insensitive() ? ",ci" : ""));
+}
+
+// Assignment to a lexid(charset) column: the value must already be of that charset.
+Datum lexid_coerce(PG_FUNCTION_ARGS)
+{
+    Lexid* v = PG_GETARG_LEXID_PP(0);
+    int32 typmod = PG_GETARG_INT32(1);
+    if (typmod < 0)
+        PG_RETURN_POINTER(v);
+    v = resolve(v, typmod);
+    if (lexid_charset_id(v) != typmod) {
+        const char* target = charset_by_typmod(typmod)->name().c_str();
+        ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                        errmsg("lexid value \"%s\" of charset \"%s\" cannot be stored as lexid(%s)", format_cstring(v),
+                               charset_of(v)->name().c_str(), target),
+                        errhint("Convert it with lexid_from_rank(lexid_rank(value), '%s').", target)));
+    }
+    PG_RETURN_POINTER(v);
+}
+
+Datum lexid_from_text(PG_FUNCTION_ARGS)
+{
+    text* t = PG_GETARG_TEXT_PP(0);
+    int32 typmod = PG_NARGS() > 1 ? PG_GETARG_INT32(1) : -1;
+    if (typmod < 0)
+        return literal_to_datum(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+    return parse_to_datum(charset_by_typmod(typmod), VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+}
+
+Datum lexid_to_text(PG_FUNCTION_ARGS)
+{
+    PG_RETURN_TEXT_P(cstring_to_text(format_cstring(PG_GETARG_LEXID_PP(0))));
+}
+
+#define LEXID_CMP_FN(fname, expr)                                                                                      \
+    Datum fname(PG_FUNCTION_ARGS)                                                                                      \
+    {                                                                                                                  \
+        int c = compare_datums(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));                                                \
+        PG_RETURN_BOOL(expr);                                                                                          \
+    }
+LEXID_CMP_FN(lexid_eq, c == 0)
+LEXID_CMP_FN(lexid_ne, c != 0)
+LEXID_CMP_FN(lexid_lt, c < 0)
+LEXID_CMP_FN(lexid_le, c <= 0)
+LEXID_CMP_FN(lexid_gt, c > 0)
+LEXID_CMP_FN(lexid_ge, c >= 0)
+
+Datum lexid_cmp(PG_FUNCTION_ARGS)
+{
+    PG_RETURN_INT32(compare_datums(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)));
+}
+
+Datum lexid_larger(PG_FUNCTION_ARGS)
+{
+    PG_RETURN_DATUM(compare_datums(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)) >= 0 ? PG_GETARG_DATUM(0)
+                                                                                  : PG_GETARG_DATUM(1));
+}
+
+Datum lexid_smaller(PG_FUNCTION_ARGS)
+{
+    PG_RETURN_DATUM(compare_datums(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)) <= 0 ? PG_GETARG_DATUM(0)
+                                                                                  : PG_GETARG_DATUM(1));
+}
+
+Datum lexid_sortsupport(PG_FUNCTION_ARGS)
+{
+    SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
+    ssup->comparator = fast_cmp;
+    if (ssup->abbreviate) {
+        ssup->abbrev_converter = abbrev_convert;
+        ssup->abbrev_abort = abbrev_abort;
+        ssup->abbrev_full_comparator = fast_cmp;
+        ssup->comparator = abbrev_cmp;
+    }
+    PG_RETURN_VOID();
+}
+
+Datum lexid_hash(PG_FUNCTION_ARGS)
+{
+    const std::string& key = hash_key(PG_GETARG_LEXID_PP(0));
+    PG_RETURN_DATUM(hash_any((const unsigned char*) key.data(), (int) key.size()));
+}
+
+Datum lexid_hash_extended(PG_FUNCTION_ARGS)
+{
+    const std::string& key = hash_key(PG_GETARG_LEXID_PP(0));
+    PG_RETURN_DATUM(hash_any_extended((const unsigned char*) key.data(), (int) key.size(), PG_GETARG_INT64(1)));
+}
+
+Datum lexid_add_int8(PG_FUNCTION_ARGS)
+{
+    return add_datum(PG_GETARG_LEXID_PP(0), PG_GETARG_INT64(1));
+}
+
+Datum lexid_sub_int8(PG_FUNCTION_ARGS)
+{
+    int64 n = PG_GETARG_INT64(1);
+    Lexid* v = PG_GETARG_LEXID_PP(0);
+    if (n == PG_INT64_MIN) // -n overflows: subtract in two steps
+        return add_datum((Lexid*) DatumGetPointer(add_datum(v, PG_INT64_MAX)), 1);
+    return add_datum(v, -n);
+}
+
+Datum lexid_distance(PG_FUNCTION_ARGS)
+{
+    Lexid* a = PG_GETARG_LEXID_PP(0);
+    Lexid* b = PG_GETARG_LEXID_PP(1);
+    resolve_pair(a, b);
+    const Charset* cs = charset_of(a);
+    std::string& s = scratch_text();
+    run([&] { s = lex::distance(lexid_digits(a), lexid_length(a), lexid_digits(b), lexid_length(b), cs->base()); });
+    return numeric_from_cstring(s.c_str());
+}
+
+Datum lexical_add_text(PG_FUNCTION_ARGS)
+{
+    text* src = PG_GETARG_TEXT_PP(0);
+    const Charset* cs = idseq::pg::charset_by_text(PG_GETARG_TEXT_PP(1));
+    int64 n = PG_GETARG_INT64(2);
+    bool ignore_case = PG_GETARG_BOOL(3);
+    std::string& s = scratch_text();
+    run([&] { s = lex::add_text(*cs, std::string_view(VARDATA_ANY(src), VARSIZE_ANY_EXHDR(src)), n, ignore_case); });
+    PG_RETURN_TEXT_P(cstring_to_text_with_len(s.data(), (int) s.size()));
+}
+
+Datum lexid_rank(PG_FUNCTION_ARGS)
+{
+    Lexid* v = resolve(PG_GETARG_LEXID_PP(0), 0);
+    const Charset* cs = charset_of(v);
+    std::string& s = scratch_text();
+    run([&] { s = lex::rank(lexid_digits(v), lexid_length(v), cs->base()); });
+    return numeric_from_cstring(s.c_str());
+}
+
+Datum lexid_from_rank(PG_FUNCTION_ARGS)
+{
+    Numeric num = PG_GETARG_NUMERIC(0);
+    const Charset* cs = idseq::pg::charset_by_text(PG_GETARG_TEXT_PP(1));
+    if (numeric_is_nan(num) || numeric_is_inf(num))
+        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE), errmsg("lexid rank %s is out of range",
+                                                                              numeric_is_nan(num) ? "NaN" : "infinity"),
+                        errhint("Ranks are positive integers.")));
+    char* dec = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+    lex::Digits& d = scratch_digits();
+    run([&] { lex::from_rank(dec, cs->base(), d); });
+    PG_RETURN_POINTER(lexid_make(cs->id(), d.data(), d.size()));
+}
+
+Datum lexid_charset(PG_FUNCTION_ARGS)
+{
+    Lexid* v = resolve(PG_GETARG_LEXID_PP(0), 0);
+    PG_RETURN_TEXT_P(cstring_to_text(charset_of(v)->name().c_str()));
+}
+
+// CHECK constraint of idseq_charset_registry: every row is a valid definition whose id is
+// the one its name calls for.
+Datum idseq_charset_check(PG_FUNCTION_ARGS)
+{
+    int32 id = PG_GETARG_INT32(0);
+    char* name = text_to_cstring(PG_GETARG_TEXT_PP(1));
+    char* symbols = text_to_cstring(PG_GETARG_TEXT_PP(2));
+    bool ci = PG_GETARG_BOOL(3);
+    bool ok = false;
+    run([&] {
+        idseq::validate_charset_name(name);
+        (void) Charset::make(id, name, symbols, ci);
+        ok = id == idseq::custom_charset_id(name) && !idseq::builtin_charset(std::string_view(name));
+    });
+    PG_RETURN_BOOL(ok);
+}
+
+Datum idseq_create_charset(PG_FUNCTION_ARGS)
+{
+    if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
+        ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("charset name, symbols and case flag must not be null")));
+    idseq::pg::register_charset(text_to_cstring(PG_GETARG_TEXT_PP(0)), text_to_cstring(PG_GETARG_TEXT_PP(1)),
+                                PG_GETARG_BOOL(2), false);
+    PG_RETURN_VOID();
+}
+
+// SETOF (name, symbols, base, case_insensitive) of the built-in charsets, for the view.
+Datum idseq_builtin_charsets(PG_FUNCTION_ARGS)
+{
+    ReturnSetInfo* rsinfo = (ReturnSetInfo*) fcinfo->resultinfo;
+    InitMaterializedSRF(fcinfo, 0);
+    for (int id = 1; id <= idseq::kBuiltinCharsetCount; id++) {
+        const Charset* cs = idseq::builtin_charset(id);
+        Datum values[4] = {CStringGetTextDatum(cs->name().c_str()), CStringGetTextDatum(cs->symbols().c_str()),
+                           Int32GetDatum(cs->base()), BoolGetDatum(cs->case_insensitive())};
+        bool nulls[4] = {false, false, false, false};
+        tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+    }
+    return (Datum) 0;
+}
+
+} // extern "C"

@@ -1,0 +1,15 @@
+// Module entry: the magic block and _PG_init, which hands off to each area's init.
+#include "pg.h"
+
+#include "module.h"
+
+extern "C" {
+PG_MODULE_MAGIC;
+
+void _PG_init(void);
+
+void _PG_init(void)
+{
+    idseq_snowflake_init();
+}
+}

@@ -1,0 +1,5 @@
+// Per-area initialisation, called from _PG_init (src/pg/module.cpp).
+#pragma once
+
+// GUC idseq.node_id and, under shared_preload_libraries, the shared-memory fast path.
+void idseq_snowflake_init(void);

@@ -1,0 +1,33 @@
+// Custom charsets and layouts live in the extension's registry tables; built-ins live in
+// the core. This adapter looks names and ids up, caches what it found for the backend's
+// life, and forgets uncommitted entries when a transaction aborts.
+#pragma once
+
+#include "charset.h"
+
+#include "pg.h"
+
+namespace idseq::pg {
+
+// Built-in or registered charset by name; an unknown name is a 22023 error whose hint lists
+// the known names.
+const Charset* charset_by_name(const char* name);
+const Charset* charset_by_text(text* name);
+// By id, as stored in lexid values and type modifiers.
+const Charset* charset_by_id(int32 id);
+const Charset* charset_by_name_or_null(const char* name);
+// Whether some built-in or registered charset reads the text as a lexid.
+bool some_charset_accepts(const char* str, size_t len);
+// Registers a custom charset (idseq_create_charset and the self-describing type modifier).
+// With if_absent, an identical existing definition is accepted silently.
+const Charset* register_charset(const char* name, const char* symbols, bool case_insensitive, bool if_absent);
+
+// "schema"."relname" for one of the extension's own relations.
+char* extension_relation(const char* relname);
+
+// Runs a query with SPI; args are text, NULL-free. Returns SPI_processed; rows stay
+// readable through SPI_tuptable until spi_end().
+uint64 spi_query(const char* sql, int nargs, const char* const* args, bool read_only);
+void spi_end();
+
+} // namespace idseq::pg

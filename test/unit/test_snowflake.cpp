@@ -1,0 +1,847 @@
+// Unit tests of the snowflake core: layouts, pack/unpack, and the generator driven by a fake
+// clock and a fake durable high-water mark.
+#include "snowflake.h"
+
+#include "error.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <random>
+#include <set>
+
+using namespace idseq;
+
+namespace {
+
+constexpr int64_t kMs = 1000;
+constexpr int64_t kHourUs = 3600 * 1000 * kMs;
+
+// Runs fn, expects an idseq::Error of the given kind, and returns it.
+Error expect_error(ErrorKind kind, const std::function<void()>& fn)
+{
+    try {
+        fn();
+    } catch (const Error& e) {
+        EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(kind)) << e.what();
+        return e;
+    }
+    ADD_FAILURE() << "no error thrown";
+    return Error(ErrorKind::Internal, "none");
+}
+
+const Layout& builtin(std::string_view name)
+{
+    const Layout* l = builtin_layout(name);
+    if (!l)
+        throw std::logic_error("no builtin layout " + std::string(name));
+    return *l;
+}
+
+// Every builtin layout plus custom ones covering odd shapes: 63 time bits, fields in an
+// unusual order, a rand-only tail, a day-long unit whose range overflows int64 microseconds,
+// a layout with neither seq nor rand, a microsecond unit with a negative epoch.
+std::vector<Layout> all_layouts()
+{
+    std::vector<Layout> v = builtin_layouts();
+    v.push_back(parse_layout("t63", 0, "time:63", 1));
+    v.push_back(parse_layout("odd_order", -1000000000000000, "seq:5, time:20 ,node:3", 7));
+    v.push_back(parse_layout("rand_tail", 1600000000000000, "time:1,rand:62", 1));
+    v.push_back(parse_layout("daily", 0, "time:30,node:2,rand:4,seq:3", 86400 * 1000 * kMs));
+    v.push_back(parse_layout("per_unit", 1500000000000000, "time:50,node:5", kMs));
+    v.push_back(parse_layout("micro", -5, "time:48,seq:3", 1));
+    return v;
+}
+
+// The largest unit whose start fits int64 microseconds.
+int64_t max_usable_unit(const Layout& l)
+{
+    __extension__ typedef __int128 i128;
+    i128 by_int64 = (i128{std::numeric_limits<int64_t>::max()} - l.epoch_us) / l.unit_us;
+    return static_cast<int64_t>(std::min<i128>(l.max_value(Field::Time), by_int64));
+}
+
+// Whether a layout's time field spans more than a day (room for the clock tests).
+bool long_lived(const Layout& l) { return max_usable_unit(l) > 24 * kHourUs / l.unit_us; }
+
+} // namespace
+
+// ---- Layouts --------------------------------------------------------------------------------
+
+TEST(SnowflakeLayout, BuiltinsMatchTheTable)
+{
+    struct Row {
+        const char* name;
+        const char* fields;
+        int64_t epoch_us;
+        int64_t unit_us;
+        int bits;
+    };
+    const Row rows[] = {
+        {"snowflake", "time:41,node:10,seq:12", 1288834974657 * kMs, kMs, 63},
+        {"instagram", "time:40,node:13,seq:10", 1314220021721 * kMs, kMs, 63},
+        {"sonyflake", "time:39,seq:8,node:16", 1409529600000 * kMs, 10 * kMs, 63},
+        {"display60", "time:42,seq:9,rand:9", 1519862400000 * kMs, kMs, 60},
+        {"nonsequential", "time:40,node:10,rand:13", 1346472000000 * kMs, kMs, 63},
+    };
+    ASSERT_EQ(builtin_layouts().size(), std::size(rows));
+    for (size_t i = 0; i < std::size(rows); ++i) {
+        const Layout& l = builtin_layouts()[i];
+        EXPECT_EQ(l.name, rows[i].name);
+        EXPECT_EQ(format_fields(l), rows[i].fields);
+        EXPECT_EQ(l.epoch_us, rows[i].epoch_us);
+        EXPECT_EQ(l.unit_us, rows[i].unit_us);
+        EXPECT_EQ(l.total_bits(), rows[i].bits);
+        EXPECT_TRUE(l.builtin);
+        EXPECT_EQ(builtin_layout(rows[i].name), &l);
+    }
+    EXPECT_EQ(builtin_layout("nope"), nullptr);
+    EXPECT_EQ(format_timestamp_us(builtin("snowflake").epoch_us), "2010-11-04 01:42:54.657+00");
+    EXPECT_EQ(format_timestamp_us(builtin("instagram").epoch_us), "2011-08-24 21:07:01.721+00");
+    EXPECT_EQ(format_timestamp_us(builtin("sonyflake").epoch_us), "2014-09-01 00:00:00+00");
+    EXPECT_EQ(format_timestamp_us(builtin("display60").epoch_us), "2018-03-01 00:00:00+00");
+    EXPECT_EQ(format_timestamp_us(builtin("nonsequential").epoch_us), "2012-09-01 04:00:00+00");
+
+    const Layout& d = builtin("display60"); // 4 zero bits, then time 42, seq 9, rand 9
+    EXPECT_EQ(d[Field::Time].shift, 18);
+    EXPECT_EQ(d[Field::Seq].shift, 9);
+    EXPECT_EQ(d[Field::Rand].shift, 0);
+    EXPECT_FALSE(d.has(Field::Node));
+    EXPECT_EQ(d.max_id(), (int64_t{1} << 60) - 1);
+    const Layout& s = builtin("sonyflake");
+    EXPECT_EQ(s[Field::Time].shift, 24);
+    EXPECT_EQ(s[Field::Seq].shift, 16);
+    EXPECT_EQ(s[Field::Node].shift, 0);
+}
+
+TEST(SnowflakeLayout, ParsesSpecsWithWhitespaceAndAnyOrder)
+{
+    Layout l = parse_layout("x", 0, "  time : 41 ,node:10 ,\tseq:12  ", kMs);
+    EXPECT_EQ(format_fields(l), "time:41,node:10,seq:12");
+    EXPECT_FALSE(l.builtin);
+
+    Layout o = parse_layout("o", 0, "seq:5,time:20,node:3", kMs);
+    EXPECT_EQ(o[Field::Seq].shift, 23);
+    EXPECT_EQ(o[Field::Time].shift, 3);
+    EXPECT_EQ(o[Field::Node].shift, 0);
+    EXPECT_EQ(o.total_bits(), 28);
+    EXPECT_EQ(format_fields(o), "seq:5,time:20,node:3");
+
+    for (const Layout& a : all_layouts()) {
+        Layout b = parse_layout(a.name, a.epoch_us, format_fields(a), a.unit_us);
+        for (int f = 0; f < kFieldCount; ++f) {
+            EXPECT_EQ(b.fields[f].width, a.fields[f].width) << a.name;
+            EXPECT_EQ(b.fields[f].shift, a.fields[f].shift) << a.name;
+        }
+    }
+    EXPECT_EQ(parse_layout("t", 0, "time:63", 1).max_id(), std::numeric_limits<int64_t>::max());
+    EXPECT_EQ(parse_layout("t", 0, "time:1", 1).max_id(), 1);
+}
+
+TEST(SnowflakeLayout, RejectsBadSpecs)
+{
+    const char* bad[] = {
+        "", "   ", ",", "time:41,", ",time:41", "time:41,,seq:3", "time", "time41", ":5", "time:", "time: ",
+        "time:0", "time:-1", "time:+5", "time:abc", "time:4x", "time:1.5", "time:99999999999999999999",
+        "time:64", "time:41,node:10,seq:13", "time:41,foo:3", "Time:41", "time:4,time:5", "time:4,seq:1,seq:2",
+        "node:10,seq:12", "time:41;node:10", "time:41:2", "time:40,node:0",
+    };
+    for (const char* spec : bad) {
+        Error e = expect_error(ErrorKind::InvalidParameter, [&] { parse_layout("x", 0, spec, kMs); });
+        EXPECT_EQ(std::string(e.what()), "invalid snowflake layout fields \"" + std::string(spec) + "\"") << spec;
+        EXPECT_FALSE(e.detail().empty()) << spec;
+        EXPECT_NE(e.hint().find("time:41,node:10,seq:12"), std::string::npos) << spec;
+    }
+    EXPECT_EQ(expect_error(ErrorKind::InvalidParameter, [] { parse_layout("x", 0, "time:4,rand:1,time:5", 1); })
+                  .detail(),
+              "The field \"time\" appears more than once.");
+    EXPECT_EQ(expect_error(ErrorKind::InvalidParameter, [] { parse_layout("x", 0, "time:41,node:11,seq:12", 1); })
+                  .detail(),
+              "The fields take 64 bits, but at most 63 fit in a bigint beside its sign bit.");
+    EXPECT_EQ(expect_error(ErrorKind::InvalidParameter, [] { parse_layout("x", 0, "time:4,shard:3", 1); }).detail(),
+              "The field name \"shard\" is not one of time, node, seq, rand.");
+    EXPECT_EQ(expect_error(ErrorKind::InvalidParameter, [] { parse_layout("x", 0, "seq:4", 1); }).detail(),
+              "The field \"time\" is required.");
+    EXPECT_EQ(expect_error(ErrorKind::InvalidParameter, [] { parse_layout("x", 0, "time:-3", 1); }).detail(),
+              "The width \"-3\" of field \"time\" is not a positive integer.");
+    expect_error(ErrorKind::InvalidParameter, [] { parse_layout("x", 0, "time:41", 0); });
+    expect_error(ErrorKind::InvalidParameter, [] { parse_layout("x", 0, "time:41", -1000); });
+    expect_error(ErrorKind::InvalidParameter, [] { parse_layout("", 0, "time:41", 1); });
+}
+
+TEST(SnowflakeLayout, FormatsTimestampsLikePostgres)
+{
+    EXPECT_EQ(format_timestamp_us(0), "1970-01-01 00:00:00+00");
+    EXPECT_EQ(format_timestamp_us(-1), "1969-12-31 23:59:59.999999+00");
+    EXPECT_EQ(format_timestamp_us(1500), "1970-01-01 00:00:00.0015+00");
+    EXPECT_EQ(format_timestamp_us(951782400000000), "2000-02-29 00:00:00+00");
+    EXPECT_EQ(format_timestamp_us(-210866803200000000), "4714-11-24 00:00:00+00 BC"); // PostgreSQL's minimum
+    EXPECT_EQ(format_timestamp_us(-62135596800000000), "0001-01-01 00:00:00+00");
+    EXPECT_EQ(format_timestamp_us(-62135596800000001), "0001-12-31 23:59:59.999999+00 BC");
+    EXPECT_EQ(format_timestamp_us(std::numeric_limits<int64_t>::max()), "294247-01-10 04:00:54.775807+00");
+    EXPECT_FALSE(format_timestamp_us(std::numeric_limits<int64_t>::min()).empty());
+}
+
+// ---- Time units -----------------------------------------------------------------------------
+
+TEST(SnowflakeUnits, FloorAndSaturate)
+{
+    const Layout& s = builtin("sonyflake"); // 10 ms units
+    EXPECT_EQ(unit_of(s, s.epoch_us), 0);
+    EXPECT_EQ(unit_of(s, s.epoch_us + 9999), 0);
+    EXPECT_EQ(unit_of(s, s.epoch_us + 10000), 1);
+    EXPECT_EQ(unit_of(s, s.epoch_us - 1), -1);
+    EXPECT_EQ(unit_of(s, s.epoch_us - 10000), -1);
+    EXPECT_EQ(unit_of(s, s.epoch_us - 10001), -2);
+    EXPECT_EQ(unit_start_us(s, 3), s.epoch_us + 30000);
+    EXPECT_EQ(unit_end_us(s, 3), s.epoch_us + 40000);
+    EXPECT_EQ(last_ts_us(s), 6907087738879999);
+    EXPECT_EQ(last_ts_us(builtin("snowflake")), 3487858230208999);
+    EXPECT_EQ(last_ts_us(builtin("display60")), 5917908911103999);
+
+    Layout neg = parse_layout("neg", -1000000, "time:63", 1);
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = std::numeric_limits<int64_t>::min();
+    EXPECT_EQ(unit_of(neg, kMax), kMax); // (kMax + 10^6) saturates
+    EXPECT_EQ(unit_of(neg, kMin), kMin + 1000000);
+    Layout pos = parse_layout("pos", 1000000, "time:63", 1);
+    EXPECT_EQ(unit_of(pos, kMin), kMin);
+    EXPECT_EQ(unit_start_us(pos, kMax), kMax);
+    EXPECT_EQ(unit_end_us(pos, kMax), kMax);
+    EXPECT_EQ(last_ts_us(pos), kMax);
+}
+
+// ---- Pack / unpack --------------------------------------------------------------------------
+
+TEST(SnowflakePack, SeedExamples)
+{
+    // Seed 001: storage id 11093174944930914 in the display60 layout.
+    const Layout& d = builtin("display60");
+    Unpacked u = unpack(d, 11093174944930914);
+    EXPECT_EQ(u.ts_us, 1562179504129000);
+    EXPECT_EQ(format_timestamp_us(u.ts_us), "2019-07-03 18:45:04.129+00");
+    EXPECT_EQ(u.seq, 270);
+    EXPECT_EQ(u.rand, 98);
+    EXPECT_EQ(u.node, 0);
+    EXPECT_EQ(pack(d, u.ts_us, 0, 270, 98), 11093174944930914);
+
+    // Seed 002's arithmetic, (t << 23) + (node << 13) + rand, with the moved epoch.
+    const Layout& n = builtin("nonsequential");
+    const int64_t t = 1347927116156 - 1346472000000; // the seed's time.time() sample
+    const int64_t ts = (1347927116156 * kMs);
+    EXPECT_EQ(pack(n, ts, 1, 0, 1), (t << 23) + (1 << 13) + 1);
+    EXPECT_EQ(pack(n, ts, 512, 0, 4096), (t << 23) + (512 << 13) + 4096);
+    EXPECT_EQ(pack(n, ts, 1023, 0, 8191), (t << 23) + (1023 << 13) + 8191);
+
+    // Instagram's published example: 1387263000 ms after the epoch, shard 1341, seq 5001 % 1024.
+    const Layout& i = builtin("instagram");
+    EXPECT_EQ(pack(i, i.epoch_us + 1387263000 * kMs, 1341, 5001 % 1024, 0), 11637205501278089);
+}
+
+TEST(SnowflakePack, RoundTripsRandomValues)
+{
+    std::mt19937_64 rng(1);
+    for (const Layout& l : all_layouts()) {
+        const int64_t top = max_usable_unit(l);
+        for (int i = 0; i < 3000; ++i) {
+            int64_t unit = static_cast<int64_t>(rng() % (static_cast<uint64_t>(top) + 1));
+            if (i < 3)
+                unit = i == 0 ? 0 : top; // always cover the ends
+            int64_t start = unit_start_us(l, unit);
+            const int64_t kMax = std::numeric_limits<int64_t>::max();
+            int64_t room = start > kMax - (l.unit_us - 1) ? kMax - start : l.unit_us - 1; // ts may not pass kMax
+            int64_t ts = start + static_cast<int64_t>(rng() % (static_cast<uint64_t>(room) + 1));
+            auto rnd = [&](Field f) { return static_cast<int64_t>(rng() & static_cast<uint64_t>(l.max_value(f))); };
+            int64_t node = rnd(Field::Node), seq = rnd(Field::Seq), rand = rnd(Field::Rand);
+            int64_t id = pack(l, ts, node, seq, rand);
+            ASSERT_GE(id, 0);
+            ASSERT_LE(id, l.max_id());
+            Unpacked u = unpack(l, id);
+            ASSERT_EQ(u.ts_us, start) << l.name;
+            ASSERT_EQ(u.node, node);
+            ASSERT_EQ(u.seq, seq);
+            ASSERT_EQ(u.rand, rand);
+            ASSERT_EQ(unit_of(l, ts), unit);
+            ASSERT_EQ(min_id(l, ts), unit << l[Field::Time].shift);
+            ASSERT_EQ(pack(l, u.ts_us, u.node, u.seq, u.rand), id);
+
+            // And from the other side: a random id in range.
+            int64_t rid = static_cast<int64_t>(rng() & static_cast<uint64_t>(l.max_id()));
+            if (((rid >> l[Field::Time].shift) & l.max_value(Field::Time)) <= top) {
+                Unpacked r = unpack(l, rid);
+                ASSERT_EQ(pack(l, r.ts_us, r.node, r.seq, r.rand), rid) << l.name;
+            }
+        }
+    }
+}
+
+TEST(SnowflakePack, OrdersByTimeFirst)
+{
+    std::mt19937_64 rng(2);
+    for (const Layout& l : builtin_layouts()) {
+        int64_t prev = -1;
+        for (int64_t ts = l.epoch_us; ts < l.epoch_us + 1000 * l.unit_us; ts += l.unit_us) {
+            int64_t lo = min_id(l, ts);
+            EXPECT_GT(lo, prev);
+            prev = pack(l, ts, l.max_value(Field::Node), l.max_value(Field::Seq), l.max_value(Field::Rand));
+            EXPECT_LT(prev, min_id(l, ts + l.unit_us)) << l.name;
+        }
+    }
+}
+
+TEST(SnowflakePack, Boundaries)
+{
+    for (const Layout& l : builtin_layouts()) {
+        SCOPED_TRACE(l.name);
+        const int64_t tshift = l[Field::Time].shift, tmax = l.max_value(Field::Time);
+        EXPECT_EQ(pack(l, l.epoch_us, 0, 0, 0), 0);
+        EXPECT_EQ(unpack(l, 0).ts_us, l.epoch_us);
+        EXPECT_EQ(pack(l, last_ts_us(l), 0, 0, 0), tmax << tshift);
+        EXPECT_EQ(unpack(l, tmax << tshift).ts_us, unit_start_us(l, tmax));
+        EXPECT_EQ(unpack(l, l.max_id()).ts_us, unit_start_us(l, tmax));
+
+        for (int64_t ts : {l.epoch_us - 1, last_ts_us(l) + 1, std::numeric_limits<int64_t>::min(),
+                           std::numeric_limits<int64_t>::max()}) {
+            Error e = expect_error(ErrorKind::OutOfRange, [&] { pack(l, ts, 0, 0, 0); });
+            EXPECT_EQ(std::string(e.what()), "timestamp \"" + format_timestamp_us(ts) +
+                                                 "\" is out of range for snowflake layout \"" + l.name + "\"");
+            EXPECT_EQ(e.detail(), "The layout \"" + l.name + "\" represents timestamps from " +
+                                      format_timestamp_us(l.epoch_us) + " to " + format_timestamp_us(last_ts_us(l)) +
+                                      ".");
+            expect_error(ErrorKind::OutOfRange, [&] { min_id(l, ts); });
+        }
+
+        for (Field f : {Field::Node, Field::Seq, Field::Rand}) {
+            std::array<int64_t, 3> v{0, 0, 0};
+            auto& slot = v[static_cast<size_t>(f) - 1];
+            auto try_pack = [&] { return pack(l, l.epoch_us, v[0], v[1], v[2]); };
+            const std::string name(field_name(f));
+            if (l.has(f)) {
+                slot = l.max_value(f);
+                Unpacked u = unpack(l, try_pack());
+                EXPECT_EQ((std::array<int64_t, 3>{u.node, u.seq, u.rand}), v);
+                for (int64_t bad : {l.max_value(f) + 1, int64_t{-1}, std::numeric_limits<int64_t>::max()}) {
+                    slot = bad;
+                    Error e = expect_error(ErrorKind::OutOfRange, try_pack);
+                    EXPECT_EQ(std::string(e.what()),
+                              "snowflake field \"" + name + "\" value " + std::to_string(bad) + " is out of range");
+                    EXPECT_EQ(e.detail(), "The layout \"" + l.name + "\" allows " + name + " values from 0 to " +
+                                              std::to_string(l.max_value(f)) + ".");
+                }
+            } else {
+                slot = 1;
+                Error e = expect_error(ErrorKind::OutOfRange, try_pack);
+                EXPECT_EQ(e.detail(), "The layout \"" + l.name + "\" has no " + name + " field, so its value must be 0.");
+            }
+        }
+
+        expect_error(ErrorKind::OutOfRange, [&] { unpack(l, -1); });
+        expect_error(ErrorKind::OutOfRange, [&] { unpack(l, std::numeric_limits<int64_t>::min()); });
+        if (l.total_bits() < 63) {
+            Error e = expect_error(ErrorKind::OutOfRange, [&] { unpack(l, l.max_id() + 1); });
+            EXPECT_EQ(e.detail(),
+                      "The layout \"" + l.name + "\" allows ids from 0 to " + std::to_string(l.max_id()) + ".");
+        }
+    }
+
+    // The example from the contract, verbatim.
+    Error e = expect_error(ErrorKind::OutOfRange, [] { pack(builtin("snowflake"), builtin("snowflake").epoch_us, 1024, 0, 0); });
+    EXPECT_STREQ(e.what(), "snowflake field \"node\" value 1024 is out of range");
+    EXPECT_EQ(e.detail(), "The layout \"snowflake\" allows node values from 0 to 1023.");
+
+    // A custom layout whose range runs past the int64 microsecond range: pack accepts every
+    // timestamp from the epoch on; ids beyond the representable timestamps fail to unpack.
+    Layout daily = parse_layout("daily", 0, "time:30,seq:3", 86400 * 1000 * kMs);
+    EXPECT_EQ(last_ts_us(daily), std::numeric_limits<int64_t>::max());
+    int64_t id = pack(daily, std::numeric_limits<int64_t>::max(), 0, 7, 0);
+    EXPECT_EQ(unpack(daily, id).seq, 7);
+    expect_error(ErrorKind::OutOfRange, [&] { unpack(daily, daily.max_id()); });
+}
+
+// ---- Generator ------------------------------------------------------------------------------
+
+namespace {
+
+// Drives next() like the server does: handles NeedReservation with a fake durable mark
+// (reserving reserve_ahead units beyond the asked one) and checks the invariants of every step.
+struct Driver {
+    const Layout& layout;
+    GenState state;
+    int64_t node = 1;
+    int64_t reserve_ahead = 0;
+    int64_t durable = -1; // the "WAL": the highest reservation ever made
+    std::mt19937_64 rng{7};
+    int reservations = 0, waits = 0, warnings = 0;
+
+    explicit Driver(const Layout& l, int64_t ahead = 0) : layout(l), reserve_ahead(ahead)
+    {
+        node = l.has(Field::Node) ? std::min<int64_t>(1, l.max_value(Field::Node)) : -1;
+    }
+
+    // Returns an Issue or WaitForClock step.
+    Step step(int64_t now_unit)
+    {
+        const GenState before = state;
+        for (;;) {
+            Step s = next(layout, state, now_unit, rng());
+            if (s.kind == Step::NeedReservation) {
+                EXPECT_GT(s.unit, state.reserved_unit);
+                EXPECT_EQ(state.last_unit, before.last_unit);
+                durable = std::max(durable, s.unit + reserve_ahead);
+                state.reserved_unit = durable;
+                ++reservations;
+                continue;
+            }
+            if (s.kind == Step::WaitForClock) {
+                ++waits;
+                EXPECT_EQ(now_unit, before.last_unit); // only a clock in the last unit waits
+                EXPECT_EQ(s.unit, now_unit + 1);
+                EXPECT_EQ(state.last_unit, before.last_unit);
+                EXPECT_EQ(state.counter, before.counter);
+                return s;
+            }
+            EXPECT_LE(s.unit, state.reserved_unit);
+            EXPECT_LE(s.unit, durable);
+            if (now_unit > before.last_unit) {
+                EXPECT_EQ(s.unit, now_unit); // the clock's time whenever it is ahead
+            } else {
+                EXPECT_TRUE(s.unit == before.last_unit || s.unit == before.last_unit + 1);
+            }
+            if (s.clock_back > 0)
+                ++warnings;
+            return s;
+        }
+    }
+
+    // Issues one id, advancing the fake clock (in microseconds) when asked to wait.
+    int64_t issue(int64_t& clock_us)
+    {
+        for (;;) {
+            Step s = step(unit_of(layout, clock_us));
+            if (s.kind == Step::Issue) {
+                int64_t id = compose(layout, s.unit, node, s.counter, rng());
+                Unpacked u = unpack(layout, id);
+                EXPECT_EQ(u.ts_us, unit_start_us(layout, s.unit));
+                EXPECT_EQ(layout.has(Field::Node) ? u.node : 0, layout.has(Field::Node) ? node : 0);
+                return id;
+            }
+            clock_us = unit_start_us(layout, s.unit); // sleep until the unit begins
+        }
+    }
+};
+
+} // namespace
+
+TEST(SnowflakeGenerator, StrictlyIncreasingWhenTheClockStepsBack)
+{
+    for (const Layout& l : all_layouts()) {
+        if (!long_lived(l) || l.name == "daily" || l.name == "t63")
+            continue; // no room for an hour of step back; daily's units last a day; t63 starts in 1970
+        SCOPED_TRACE(l.name);
+        Driver d(l);
+        std::mt19937_64 rng(3);
+        int64_t clock = unit_start_us(l, 5 * kHourUs / l.unit_us + 17);
+        int64_t prev = -1, behind_ids = 0;
+        for (int i = 0; i < 100000; ++i) {
+            if (i == 30000)
+                clock -= l.unit_us; // back by exactly one unit
+            else if (i == 60000)
+                clock -= kHourUs; // back by an hour
+            else
+                clock += static_cast<int64_t>(rng() % 3);
+            int64_t last_unit = d.state.last_unit;
+            int waits = d.waits;
+            int64_t id = d.issue(clock);
+            ASSERT_GT(id, prev) << "id " << i;
+            prev = id;
+            if (unit_of(l, clock) < last_unit) {
+                ++behind_ids;
+                EXPECT_EQ(d.waits, waits); // a clock behind us never blocks
+            }
+        }
+        EXPECT_GT(behind_ids, 1000);
+        EXPECT_EQ(d.warnings, 2);
+    }
+}
+
+TEST(SnowflakeGenerator, ReportsTheSizeOfAStepBackOnce)
+{
+    const Layout& l = builtin("snowflake");
+    GenState s;
+    s.reserved_unit = 1000000;
+    EXPECT_EQ(next(l, s, 5000, 0).clock_back, 0);
+    EXPECT_EQ(next(l, s, 5003, 0).clock_back, 0);
+    Step back = next(l, s, 4000, 0);
+    EXPECT_EQ(back.kind, Step::Issue);
+    EXPECT_EQ(back.clock_back, 1003);
+    EXPECT_EQ(back.unit, 5003);
+    EXPECT_EQ(back.counter, 1);
+    EXPECT_EQ(next(l, s, 4000, 0).clock_back, 0);
+    EXPECT_EQ(next(l, s, 4001, 0).clock_back, 0);
+
+    // Reported until an id is issued: a NeedReservation step carries it too.
+    s.reserved_unit = s.last_unit;
+    finish_unit(s);
+    Step need = next(l, s, 3000, 0);
+    EXPECT_EQ(need.kind, Step::NeedReservation);
+    EXPECT_EQ(need.clock_back, 1001);
+    s.reserved_unit = need.unit;
+    EXPECT_EQ(next(l, s, 3000, 0).clock_back, 1001);
+    EXPECT_EQ(next(l, s, 3000, 0).clock_back, 0);
+}
+
+TEST(SnowflakeGenerator, FrozenClockWaitsForTheNextUnit)
+{
+    for (const char* name : {"snowflake", "display60", "nonsequential", "per_unit"}) {
+        SCOPED_TRACE(name);
+        std::vector<Layout> layouts = all_layouts();
+        const Layout& l = *std::find_if(layouts.begin(), layouts.end(), [&](const Layout& x) { return x.name == name; });
+        GenState s;
+        const int64_t now = 123456;
+        Step first = next(l, s, now, 0);
+        ASSERT_EQ(first.kind, Step::NeedReservation);
+        EXPECT_EQ(first.unit, now);
+        EXPECT_EQ(s.last_unit, -1);
+        s.reserved_unit = now + 1;
+
+        int64_t issued = 0, prev = -1;
+        for (;;) {
+            Step st = next(l, s, now, 0);
+            if (st.kind != Step::Issue) {
+                ASSERT_EQ(st.kind, Step::WaitForClock);
+                EXPECT_EQ(st.unit, now + 1);
+                break;
+            }
+            EXPECT_EQ(st.unit, now);
+            int64_t id = compose(l, st.unit, 0, st.counter, 0);
+            ASSERT_GT(id, prev);
+            prev = id;
+            ++issued;
+        }
+        EXPECT_EQ(issued, counter_space(l)); // random64 = 0: a rand counter starts at 0 too
+        // Waiting does not change the state, however often it is asked.
+        const GenState frozen = s;
+        for (int i = 0; i < 3; ++i) {
+            Step st = next(l, s, now, 99);
+            EXPECT_EQ(st.kind, Step::WaitForClock);
+            EXPECT_EQ(s.last_unit, frozen.last_unit);
+            EXPECT_EQ(s.counter, frozen.counter);
+        }
+        // The clock moves on: the next unit, counter from the start.
+        Step st = next(l, s, now + 1, 0);
+        ASSERT_EQ(st.kind, Step::Issue);
+        EXPECT_EQ(st.unit, now + 1);
+        EXPECT_EQ(st.counter, 0);
+        EXPECT_GT(compose(l, st.unit, 0, st.counter, 0), prev);
+        // ... and the unit after that needs a reservation first.
+        finish_unit(s);
+        EXPECT_EQ(next(l, s, now + 2, 0).kind, Step::NeedReservation);
+    }
+}
+
+TEST(SnowflakeGenerator, ReservationComesBeforeIssue)
+{
+    const Layout& l = builtin("snowflake");
+    for (int64_t ahead : {0, 10}) {
+        Driver d(l, ahead);
+        int64_t clock = unit_start_us(l, 1000);
+        std::set<int64_t> units;
+        for (int i = 0; i < 20000; ++i) {
+            clock += 7; // ~143 ids per unit
+            Step s = d.step(unit_of(l, clock));
+            ASSERT_EQ(s.kind, Step::Issue);
+            units.insert(s.unit);
+        }
+        // One reservation per unit when reserving exactly, one per 11 units with 10 ahead.
+        EXPECT_EQ(static_cast<size_t>(d.reservations), ahead == 0 ? units.size() : (units.size() + 10) / 11);
+        EXPECT_GE(d.durable, *units.rbegin());
+        EXPECT_LE(d.durable, *units.rbegin() + ahead);
+    }
+
+    // The very first call asks for a reservation and leaves the state untouched.
+    GenState s;
+    Step st = next(l, s, 42, 0);
+    EXPECT_EQ(st.kind, Step::NeedReservation);
+    EXPECT_EQ(st.unit, 42);
+    EXPECT_EQ(s.last_unit, -1);
+    EXPECT_EQ(s.reserved_unit, -1);
+    s.reserved_unit = 41; // not enough
+    EXPECT_EQ(next(l, s, 42, 0).kind, Step::NeedReservation);
+    s.reserved_unit = 42;
+    EXPECT_EQ(next(l, s, 42, 0).kind, Step::Issue);
+}
+
+TEST(SnowflakeGenerator, RestartContinuesAboveTheHighWaterMark)
+{
+    for (const Layout& l : builtin_layouts()) {
+        SCOPED_TRACE(l.name);
+        Driver d(l, 1000); // reserve 1000 units ahead, so the mark runs ahead of the clock
+        int64_t clock = unit_start_us(l, 50000000);
+        int64_t max_before = -1;
+        for (int i = 0; i < 5000; ++i) {
+            clock += 3;
+            max_before = std::max(max_before, d.issue(clock));
+        }
+        const int64_t durable = d.durable;
+        ASSERT_GT(durable, unit_of(l, clock));
+
+        // Crash: the shared state is gone, the clock is set back an hour before the restart.
+        Driver r(l, 1000);
+        r.durable = durable;
+        restart_from(r.state, durable);
+        clock -= kHourUs;
+        Step first = next(l, r.state, unit_of(l, clock), 0);
+        ASSERT_EQ(first.kind, Step::NeedReservation); // the mark must move before the first id
+        EXPECT_EQ(first.unit, durable + 1);
+        int64_t prev = max_before;
+        for (int i = 0; i < 5000; ++i) {
+            clock += 3;
+            int64_t id = r.issue(clock);
+            ASSERT_GT(id, prev);
+            prev = id;
+            if (i == 0) {
+                EXPECT_EQ(unpack(l, id).ts_us, unit_start_us(l, durable + 1));
+            }
+        }
+        EXPECT_EQ(r.waits, 0); // no waiting for the clock to catch up
+        EXPECT_EQ(r.warnings, 0); // a mark ahead of the clock is not a clock step back
+
+        // A restart with the mark behind the clock resumes at the clock's unit.
+        GenState s;
+        restart_from(s, 100);
+        s.reserved_unit = 10000;
+        Step st = next(l, s, 5000, 0);
+        EXPECT_EQ(st.kind, Step::Issue);
+        EXPECT_EQ(st.unit, 5000);
+        EXPECT_EQ(st.counter, 0);
+
+        // restart_from never moves a state backwards, and it ends the current unit.
+        restart_from(s, 10);
+        EXPECT_EQ(s.last_unit, 5000);
+        EXPECT_EQ(s.reserved_unit, 10);
+        EXPECT_EQ(next(l, s, 5000, 0).kind, Step::WaitForClock);
+        Step need = next(l, s, 4000, 0);
+        EXPECT_EQ(need.kind, Step::NeedReservation);
+        EXPECT_EQ(need.unit, 5001);
+    }
+}
+
+TEST(SnowflakeGenerator, CrashesAndClockJumpsNeverRepeatAnId)
+{
+    // A server's whole life: random clock behaviour, crashes at random points (the shared
+    // state is lost, only the durable mark survives), random reservation sizes.
+    for (const Layout& l : all_layouts()) {
+        if (!long_lived(l) || l.name == "daily" || l.name == "t63")
+            continue;
+        SCOPED_TRACE(l.name);
+        std::mt19937_64 rng(4);
+        Driver d(l, 3);
+        int64_t clock = unit_start_us(l, 2 * kHourUs / l.unit_us);
+        int64_t prev = -1;
+        for (int i = 0; i < 100000; ++i) {
+            uint64_t r = rng() % 1000;
+            if (r < 900)
+                clock += static_cast<int64_t>(rng() % 5);
+            else if (r < 990)
+                clock -= static_cast<int64_t>(rng() % (10 * l.unit_us));
+            else if (r < 995)
+                clock += static_cast<int64_t>(rng() % kHourUs);
+            else {
+                restart_from(d.state = GenState{}, d.durable); // crash or promotion
+                clock -= static_cast<int64_t>(rng() % kHourUs);
+            }
+            d.reserve_ahead = static_cast<int64_t>(rng() % 20);
+            int64_t id = d.issue(clock);
+            ASSERT_GT(id, prev) << "step " << i;
+            prev = id;
+        }
+    }
+}
+
+TEST(SnowflakeGenerator, RandCounterStaysUniqueWithinAUnit)
+{
+    const Layout& l = builtin("nonsequential"); // rand 13 bits, no seq
+    EXPECT_EQ(counter_space(l), 8192);
+    std::mt19937_64 rng(5);
+    std::set<int64_t> starts;
+    GenState s;
+    s.reserved_unit = 1 << 20;
+    int64_t prev = -1, total = 0;
+    std::set<int64_t> ids;
+    for (int64_t unit = 1000; unit < 1200; ++unit) {
+        int64_t n = 0, first = -1, last = -1;
+        for (;; ++n) {
+            Step st = next(l, s, unit, rng());
+            if (st.kind == Step::WaitForClock)
+                break;
+            ASSERT_EQ(st.kind, Step::Issue);
+            if (n == 0)
+                first = st.counter;
+            else
+                ASSERT_EQ(st.counter, last + 1);
+            last = st.counter;
+            int64_t id = compose(l, st.unit, 5, st.counter, rng());
+            ASSERT_GT(id, prev);
+            prev = id;
+            ids.insert(id);
+            ++total;
+            EXPECT_EQ(unpack(l, id).rand, st.counter);
+        }
+        EXPECT_LT(first, 4096); // the lower half...
+        EXPECT_EQ(last, 8191);
+        EXPECT_GE(n, 4096); // ...so at least half the space is left for each unit
+        starts.insert(first);
+    }
+    EXPECT_GT(starts.size(), 150u); // offsets are random
+    EXPECT_EQ(static_cast<int64_t>(ids.size()), total);
+
+    // The extreme offsets.
+    GenState a;
+    a.reserved_unit = 10;
+    EXPECT_EQ(next(l, a, 1, ~uint64_t{0}).counter, 4095);
+    GenState b;
+    b.reserved_unit = 10;
+    EXPECT_EQ(next(l, b, 1, 4096).counter, 0);
+
+    // A one-bit rand counter: offset 0, two ids per unit.
+    Layout tiny = parse_layout("tiny", 0, "time:10,rand:1", 1);
+    GenState t;
+    t.reserved_unit = 100;
+    EXPECT_EQ(next(tiny, t, 3, ~uint64_t{0}).counter, 0);
+    EXPECT_EQ(next(tiny, t, 3, 0).counter, 1);
+    EXPECT_EQ(next(tiny, t, 3, 0).kind, Step::WaitForClock);
+}
+
+TEST(SnowflakeGenerator, SeqCountsAndRandIsRandomWhenBothExist)
+{
+    const Layout& l = builtin("display60");
+    EXPECT_EQ(counter_space(l), 512);
+    GenState s;
+    s.reserved_unit = 100;
+    std::mt19937_64 rng(6);
+    std::set<int64_t> rands;
+    int64_t prev = -1;
+    for (int i = 0; i < 512; ++i) {
+        Step st = next(l, s, 50, rng());
+        ASSERT_EQ(st.kind, Step::Issue);
+        EXPECT_EQ(st.counter, i);
+        int64_t id = compose(l, st.unit, 77, st.counter, rng()); // node ignored: display60 has none
+        Unpacked u = unpack(l, id);
+        EXPECT_EQ(u.seq, i);
+        EXPECT_EQ(u.node, 0);
+        ASSERT_GT(id, prev);
+        prev = id;
+        rands.insert(u.rand);
+    }
+    EXPECT_GT(rands.size(), 300u);
+    EXPECT_EQ(next(l, s, 50, 0).kind, Step::WaitForClock);
+    EXPECT_EQ(compose(l, 1, 0, 0, ~uint64_t{0}), (int64_t{1} << 18) | 511);
+}
+
+TEST(SnowflakeGenerator, RunsOutOfTimeBitsWithAnError)
+{
+    Layout l = parse_layout("short", 0, "time:2,seq:1", kMs); // units 0..3, two ids each
+    GenState s;
+    s.reserved_unit = 100;
+    EXPECT_EQ(next(l, s, 3, 0).counter, 0);
+    EXPECT_EQ(next(l, s, 3, 0).counter, 1);
+    const GenState before = s;
+    Error e = expect_error(ErrorKind::OutOfRange, [&] { next(l, s, 3, 0); }); // not a wait
+    EXPECT_STREQ(e.what(), "snowflake layout \"short\" has run out of time bits");
+    EXPECT_EQ(s.last_unit, before.last_unit);
+    EXPECT_EQ(s.counter, before.counter);
+    expect_error(ErrorKind::OutOfRange, [&] { next(l, s, 1, 0); }); // behind: would move to 4
+    expect_error(ErrorKind::OutOfRange, [&] { next(l, s, 4, 0); });
+    expect_error(ErrorKind::OutOfRange, [&] { next(l, s, std::numeric_limits<int64_t>::max(), 0); });
+
+    GenState fresh;
+    fresh.reserved_unit = 100;
+    expect_error(ErrorKind::OutOfRange, [&] { next(l, fresh, 4, 0); });
+
+    // A 63-bit time field at its very end, and a corrupt mark beyond it, must not overflow.
+    Layout t63 = parse_layout("t63", 0, "time:63", 1);
+    GenState z;
+    restart_from(z, std::numeric_limits<int64_t>::max() - 1);
+    z.reserved_unit = std::numeric_limits<int64_t>::max();
+    Step st = next(t63, z, 0, 0);
+    EXPECT_EQ(st.unit, std::numeric_limits<int64_t>::max());
+    expect_error(ErrorKind::OutOfRange, [&] { next(t63, z, 0, 0); });
+    GenState corrupt;
+    restart_from(corrupt, std::numeric_limits<int64_t>::max());
+    expect_error(ErrorKind::OutOfRange, [&] { next(t63, corrupt, 5, 0); });
+    expect_error(ErrorKind::OutOfRange, [&] { next(l, corrupt, 1, 0); });
+}
+
+TEST(SnowflakeGenerator, ClockBeforeTheEpoch)
+{
+    const Layout& l = builtin("snowflake");
+    GenState s;
+    s.reserved_unit = 100;
+    Error e = expect_error(ErrorKind::OutOfRange, [&] { next(l, s, -1, 0); });
+    EXPECT_EQ(std::string(e.what()), "current time is before the epoch of snowflake layout \"snowflake\"");
+    EXPECT_FALSE(e.hint().empty());
+    expect_error(ErrorKind::OutOfRange, [&] { next(l, s, std::numeric_limits<int64_t>::min(), 0); });
+    EXPECT_EQ(s.last_unit, -1);
+
+    // Once ids exist, a clock stepped back before the epoch is just a clock behind us.
+    s.reserved_unit = 100;
+    ASSERT_EQ(next(l, s, 5, 0).kind, Step::Issue);
+    Step st = next(l, s, std::numeric_limits<int64_t>::min(), 0);
+    EXPECT_EQ(st.kind, Step::Issue);
+    EXPECT_EQ(st.unit, 5);
+    EXPECT_EQ(st.counter, 1);
+    EXPECT_EQ(st.clock_back, std::numeric_limits<int64_t>::max());
+}
+
+TEST(SnowflakeGenerator, OneIdPerUnitWithoutSeqOrRand)
+{
+    Layout l = parse_layout("per_unit", 0, "time:50,node:5", kMs);
+    EXPECT_EQ(counter_space(l), 1);
+    GenState s;
+    s.reserved_unit = 1000;
+    EXPECT_EQ(next(l, s, 10, 0).unit, 10);
+    EXPECT_EQ(next(l, s, 10, 0).kind, Step::WaitForClock);
+    EXPECT_EQ(next(l, s, 9, 0).unit, 11); // clock behind: move on at once
+    EXPECT_EQ(next(l, s, 9, 0).unit, 12);
+    EXPECT_EQ(next(l, s, 12, 0).kind, Step::WaitForClock);
+    EXPECT_EQ(compose(l, 12, 31, 0, 0), (12 << 5) | 31);
+}
+
+TEST(SnowflakeGenerator, NodeIdChecks)
+{
+    const Layout& sf = builtin("snowflake");
+    Error unset = expect_error(ErrorKind::Prerequisite, [&] { check_node_id(sf, -1); });
+    EXPECT_STREQ(unset.what(), "idseq.node_id is not set");
+    EXPECT_NE(unset.hint().find("ALTER SYSTEM"), std::string::npos);
+    Error wide = expect_error(ErrorKind::Prerequisite, [&] { check_node_id(sf, 1024); });
+    EXPECT_STREQ(wide.what(), "idseq.node_id value 1024 is too large for snowflake layout \"snowflake\"");
+    EXPECT_EQ(wide.detail(), "The layout \"snowflake\" allows node ids from 0 to 1023.");
+    EXPECT_FALSE(wide.hint().empty());
+    EXPECT_NO_THROW(check_node_id(sf, 0));
+    EXPECT_NO_THROW(check_node_id(sf, 1023));
+    EXPECT_NO_THROW(check_node_id(builtin("instagram"), 8191));
+    expect_error(ErrorKind::Prerequisite, [&] { check_node_id(builtin("instagram"), 8192); });
+    EXPECT_NO_THROW(check_node_id(builtin("sonyflake"), 65535));
+    EXPECT_NO_THROW(check_node_id(builtin("display60"), -1)); // no node field: no node id needed
+    EXPECT_NO_THROW(check_node_id(builtin("display60"), 5000));
+
+    // compose still range-checks, as pack does.
+    expect_error(ErrorKind::OutOfRange, [&] { compose(sf, 0, 1024, 0, 0); });
+    expect_error(ErrorKind::OutOfRange, [&] { compose(sf, 0, 0, 4096, 0); });
+}
+
+TEST(SnowflakeGenerator, NodeChangeStartsANewUnit)
+{
+    const Layout& l = builtin("snowflake");
+    GenState s;
+    s.reserved_unit = 100;
+    Step a = next(l, s, 7, 0);
+    int64_t id_a = compose(l, a.unit, 9, a.counter, 0);
+    finish_unit(s); // the node id changed from 9 to 2
+    Step b = next(l, s, 7, 0);
+    EXPECT_EQ(b.kind, Step::WaitForClock); // the clock is in the spent unit 7
+    EXPECT_EQ(b.unit, 8);
+    b = next(l, s, 8, 0);
+    EXPECT_GT(compose(l, b.unit, 2, b.counter, 0), id_a);
+}
