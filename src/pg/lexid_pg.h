@@ -26,4 +26,10 @@ static inline size_t lexid_length(const Lexid* v)
 #define PG_GETARG_LEXID_PP(n) ((Lexid*) PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(n)))
 
 Lexid* lexid_make(int32 charset_id, const uint8* digits, size_t n);
+// A typed value: v itself, or an untyped literal read in charset_id (0: base36).
+Lexid* lexid_resolve(Lexid* v, int32 charset_id);
+// v + n in shortlex order (22003 before the first value or past 1024 symbols).
+Lexid* lexid_add(Lexid* v, int64 n);
+// The canonical spelling, palloc'd.
+char* lexid_to_cstring(Lexid* v);
 Lexid* lexid_parse(const idseq::Charset* cs, const char* str, size_t len);

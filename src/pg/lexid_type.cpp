@@ -240,6 +240,21 @@ int fast_cmp(Datum x, Datum y, SortSupport)
 
 } // namespace
 
+Lexid* lexid_resolve(Lexid* v, int32 charset_id)
+{
+    return resolve(v, charset_id);
+}
+
+Lexid* lexid_add(Lexid* v, int64 n)
+{
+    return (Lexid*) DatumGetPointer(add_datum(v, n));
+}
+
+char* lexid_to_cstring(Lexid* v)
+{
+    return format_cstring(v);
+}
+
 Lexid* lexid_make(int32 charset_id, const uint8* digits, size_t n)
 {
     Size size = LEXID_HDRSZ + n;

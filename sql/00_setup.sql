@@ -1,0 +1,3 @@
+-- Every regression test runs in this database after this file.
+CREATE EXTENSION idseq;
+SELECT extversion FROM pg_extension WHERE extname = 'idseq';
