@@ -121,10 +121,10 @@ Oid extension_schema_oid()
 }
 
 // Loads one registry row into the cache; returns nullptr if there is none.
-const Charset* load(const char* where_column, const char* value)
+const Charset* load(const char* condition, const char* value)
 {
-    char* sql = psprintf("SELECT id::text, name, symbols, case_insensitive::text FROM %s WHERE %s = $1",
-                         extension_relation("idseq_charset_registry"), where_column);
+    char* sql = psprintf("SELECT id::text, name, symbols, case_insensitive::text FROM %s WHERE %s",
+                         extension_relation("idseq_charset_registry"), condition);
     const char* args[1] = {value};
     const Charset* out = nullptr;
     if (spi_query(sql, 1, args, true) == 1) {
@@ -175,7 +175,7 @@ const Charset* charset_by_name(const char* name)
     ensure_cache();
     if (const Charset* cs = cached_by_name(name))
         return cs;
-    if (const Charset* cs = load("name", name))
+    if (const Charset* cs = load("name = $1", name))
         return cs;
     // Unknown: list the known names in the hint.
     StringInfoData known;
@@ -220,7 +220,7 @@ const Charset* charset_by_id(int32 id)
         return found;
     char idtext[16];
     pg_ltoa(id, idtext);
-    if (const Charset* cs = load("id", idtext))
+    if (const Charset* cs = load("id = $1::integer", idtext))
         return cs;
     ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("charset with id %d does not exist", id),
                     errdetail("A lexid value refers to a custom charset that is not in the registry."),
@@ -292,7 +292,7 @@ const Charset* charset_by_name_or_null(const char* name)
     ensure_cache();
     if (const Charset* cs = cached_by_name(name))
         return cs;
-    return load("name", name);
+    return load("name = $1", name);
 }
 
 } // namespace idseq::pg

@@ -1,0 +1,266 @@
+// lexid core: charsets, parsing, shortlex arithmetic, checked against an independent model
+// (decimal strings with schoolbook arithmetic; nothing shared with BigNat).
+#include "charset.h"
+#include "error.h"
+#include "lexid.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+using namespace idseq;
+
+namespace {
+
+// ---- the independent model: non-negative decimal strings ----
+std::string dec_mul_add(const std::string& a, int m, int add)
+{
+    std::string out;
+    int carry = add;
+    for (size_t i = a.size(); i-- > 0;) {
+        int t = (a[i] - '0') * m + carry;
+        out.push_back(static_cast<char>('0' + t % 10));
+        carry = t / 10;
+    }
+    while (carry) {
+        out.push_back(static_cast<char>('0' + carry % 10));
+        carry /= 10;
+    }
+    while (out.size() > 1 && out.back() == '0')
+        out.pop_back();
+    return std::string(out.rbegin(), out.rend());
+}
+
+std::string dec_add(const std::string& a, uint64_t n)
+{
+    std::string b = std::to_string(n), out;
+    int carry = 0;
+    for (size_t i = 0; i < std::max(a.size(), b.size()) || carry; i++) {
+        int t = carry + (i < a.size() ? a[a.size() - 1 - i] - '0' : 0) + (i < b.size() ? b[b.size() - 1 - i] - '0' : 0);
+        out.push_back(static_cast<char>('0' + t % 10));
+        carry = t / 10;
+    }
+    return std::string(out.rbegin(), out.rend());
+}
+
+int dec_cmp(const std::string& a, const std::string& b)
+{
+    if (a.size() != b.size())
+        return a.size() < b.size() ? -1 : 1;
+    return a.compare(b) < 0 ? -1 : a.compare(b) > 0 ? 1 : 0;
+}
+
+std::string model_rank(const lex::Digits& d, int base)
+{
+    std::string r = "0";
+    for (uint8_t x : d)
+        r = dec_mul_add(r, base, x + 1);
+    return r;
+}
+
+lex::Digits random_digits(std::mt19937_64& rng, int base, size_t len)
+{
+    lex::Digits d(len);
+    for (auto& x : d)
+        x = static_cast<uint8_t>(rng() % static_cast<uint64_t>(base));
+    return d;
+}
+
+} // namespace
+
+TEST(Charset, BuiltinsMatchTheContract)
+{
+    ASSERT_EQ(builtin_charsets().size(), 10u);
+    EXPECT_EQ(builtin_charset("digits")->base(), 10);
+    EXPECT_EQ(builtin_charset("base36")->base(), 36);
+    EXPECT_EQ(builtin_charset("base62")->base(), 62);
+    EXPECT_EQ(builtin_charset("crockford32")->base(), 32);
+    EXPECT_EQ(builtin_charset("base58")->base(), 58);
+    EXPECT_EQ(builtin_charset("base64url")->base(), 64);
+    EXPECT_EQ(builtin_charset("hex")->symbols(), "0123456789abcdef");
+    EXPECT_EQ(builtin_charset(5)->name(), "base36");
+    EXPECT_EQ(builtin_charset("nope"), nullptr);
+}
+
+TEST(Charset, CaseAndAliases)
+{
+    const Charset& c = *builtin_charset("crockford32");
+    lex::Digits d;
+    lex::parse(c, "oIlL", d);
+    EXPECT_EQ(d, (lex::Digits{0, 1, 1, 1}));
+    lex::parse(*builtin_charset("base36"), "zZ", d);
+    EXPECT_EQ(d, (lex::Digits{35, 35}));
+    EXPECT_THROW(lex::parse(*builtin_charset("upper"), "a", d), Error);
+    std::string out;
+    lex::format(*builtin_charset("hex"), lex::Digits{15, 10}.data(), 2, out);
+    EXPECT_EQ(out, "fa");
+}
+
+TEST(Charset, CustomDefinitions)
+{
+    Charset s = Charset::make(2000, "stars", "★☆✦", false);
+    EXPECT_EQ(s.base(), 3);
+    EXPECT_FALSE(s.ascii());
+    lex::Digits d;
+    lex::parse(s, "✦★", d);
+    EXPECT_EQ(d, (lex::Digits{2, 0}));
+    auto kind = [](auto f) {
+        try {
+            f();
+        } catch (const Error& e) {
+            return e.kind();
+        }
+        return ErrorKind::Internal;
+    };
+    EXPECT_EQ(kind([] { Charset::make(1, "x", "A", false); }), ErrorKind::InvalidParameter);
+    EXPECT_EQ(kind([] { Charset::make(1, "x", "ABA", false); }), ErrorKind::InvalidParameter);
+    EXPECT_EQ(kind([] { Charset::make(1, "x", "aA", true); }), ErrorKind::InvalidParameter);
+    EXPECT_EQ(kind([] { Charset::make(1, "x", "a b", false); }), ErrorKind::InvalidParameter);
+    EXPECT_EQ(kind([] { Charset::make(1, "x", "ab\xff", false); }), ErrorKind::InvalidParameter);
+    EXPECT_EQ(kind([] { validate_charset_name("Bad-Name"); }), ErrorKind::InvalidParameter);
+    EXPECT_NO_THROW(Charset::make(1, "x", "aA", false));
+    std::string all;
+    for (int i = 0; i < 257; i++) {
+        char32_t cp = 0x100 + static_cast<char32_t>(i);
+        all += static_cast<char>(0xC0 | (cp >> 6));
+        all += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+    EXPECT_EQ(kind([&] { Charset::make(1, "x", all, false); }), ErrorKind::InvalidParameter);
+    EXPECT_GE(custom_charset_id("stars"), 1024);
+    EXPECT_EQ(custom_charset_id("stars"), custom_charset_id("stars"));
+}
+
+TEST(Lexid, ContractExamples)
+{
+    const Charset& b36 = *builtin_charset("base36");
+    const Charset& dg = *builtin_charset("digits");
+    lex::Digits d;
+    std::string out;
+    auto add = [&](const Charset& cs, const char* s, int64_t n) {
+        lex::parse(cs, s, d);
+        lex::add(d, cs.base(), n);
+        out.clear();
+        lex::format(cs, d.data(), d.size(), out);
+        return out;
+    };
+    EXPECT_EQ(add(b36, "ZZ", 1), "000");
+    EXPECT_EQ(add(dg, "0", 1), "1");
+    EXPECT_EQ(add(dg, "9", 1), "00");
+    EXPECT_EQ(add(dg, "99", 1), "000");
+    EXPECT_EQ(add(*builtin_charset("upper"), "Z", 1), "AA");
+    EXPECT_EQ(add(b36, std::string(40, 'Z').c_str(), 1), std::string(41, '0'));
+    EXPECT_EQ(add(dg, "00", -1), "9");
+    EXPECT_EQ(add(dg, "000", -1), "99");
+    lex::parse(dg, "0", d);
+    EXPECT_THROW(lex::add(d, 10, -1), Error);
+    lex::parse(dg, "0", d);
+    EXPECT_EQ(lex::rank(d.data(), d.size(), 10), "1");
+    EXPECT_EQ(lex::add_text(dg, "", 1, true), "0");
+    EXPECT_EQ(lex::add_text(dg, "", 11, true), "00");
+    EXPECT_THROW(lex::add_text(dg, "", -1, true), Error);
+    EXPECT_EQ(lex::add_text(dg, "0", -1, true), "");
+}
+
+TEST(Lexid, IgnoreCaseFollowsTheMajorityCase)
+{
+    const Charset& b62 = *builtin_charset("base62");
+    EXPECT_EQ(lex::add_text(b62, "aB1", 1, true), "aB2");   // unchanged characters keep their case
+    EXPECT_EQ(lex::add_text(b62, "az", 1, true), "b0");     // lower majority
+    EXPECT_EQ(lex::add_text(b62, "Az", 1, true), "B0");     // tie: upper
+    EXPECT_EQ(lex::add_text(b62, "zz", 1, true), "000");
+    EXPECT_EQ(lex::add_text(b62, "zz", 1, false), "000");   // case-sensitive: z is the last of 62 digits
+    EXPECT_EQ(lex::add_text(b62, "zy", 1, false), "zz");
+    EXPECT_EQ(lex::add_text(b62, "Zz", 1, false), "a0");
+    EXPECT_EQ(lex::add_text(b62, "9", 1, true), "A");
+    EXPECT_EQ(lex::add_text(b62, "9", 1, false), "A");
+    EXPECT_EQ(lex::add_text(*builtin_charset("base36"), "az", 1, true), "B0"); // canonical case
+}
+
+TEST(Lexid, LengthLimit)
+{
+    const Charset& dg = *builtin_charset("digits");
+    lex::Digits d;
+    EXPECT_NO_THROW(lex::parse(dg, std::string(1024, '5'), d));
+    EXPECT_THROW(lex::parse(dg, std::string(1025, '5'), d), Error);
+    lex::parse(dg, std::string(1024, '9'), d);
+    try {
+        lex::add(d, 10, 1);
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::OutOfRange);
+    }
+    EXPECT_THROW(lex::from_rank("1" + std::string(1100, '0'), 10, d), Error);
+    EXPECT_THROW(lex::from_rank("0", 10, d), Error);
+    EXPECT_THROW(lex::from_rank("1.5", 10, d), Error);
+    EXPECT_NO_THROW(lex::from_rank("15.000", 10, d));
+}
+
+// The property test the issue asks for: for every built-in charset and lengths 1..300,
+// (a + n) - n = a, rank(a + n) = rank(a) + n, and comparison agrees with rank.
+TEST(Lexid, PropertiesAgainstTheModel)
+{
+    std::mt19937_64 rng(20261122);
+    for (const Charset& cs : builtin_charsets()) {
+        const int k = cs.base();
+        for (size_t len = 1; len <= 300; len += (len < 20 ? 1 : 7)) {
+            for (int rep = 0; rep < 3; rep++) {
+                lex::Digits a = random_digits(rng, k, len), b = random_digits(rng, k, 1 + rng() % 300);
+                int64_t n;
+                switch (rep) {
+                case 0: n = static_cast<int64_t>(rng() % 1000); break;
+                case 1: n = static_cast<int64_t>(rng() >> 1); break;
+                default: n = static_cast<int64_t>(rng() % 100000) * k; break;
+                }
+                std::string ra = model_rank(a, k);
+                ASSERT_EQ(lex::rank(a.data(), a.size(), k), ra);
+                lex::Digits s = a;
+                lex::add(s, k, n);
+                ASSERT_EQ(model_rank(s, k), dec_add(ra, static_cast<uint64_t>(n))) << cs.name() << " len " << len;
+                lex::add(s, k, -n);
+                ASSERT_EQ(s, a) << cs.name() << " len " << len << " n " << n;
+                std::string rb = model_rank(b, k);
+                int c = lex::compare(a.data(), a.size(), b.data(), b.size());
+                ASSERT_EQ(c, dec_cmp(ra, rb));
+                lex::Digits back;
+                lex::from_rank(ra, k, back);
+                ASSERT_EQ(back, a);
+                // distance: (a + n) - a = n and a - (a + n) = -n
+                lex::Digits an = a;
+                lex::add(an, k, n);
+                ASSERT_EQ(lex::distance(an.data(), an.size(), a.data(), a.size(), k), std::to_string(n));
+                ASSERT_EQ(lex::distance(a.data(), a.size(), an.data(), an.size(), k), n ? "-" + std::to_string(n) : "0");
+                // text round trip
+                std::string text;
+                lex::format(cs, a.data(), a.size(), text);
+                lex::Digits p;
+                lex::parse(cs, text, p);
+                ASSERT_EQ(p, a);
+            }
+        }
+    }
+}
+
+TEST(Lexid, SubtractionCrossingLengths)
+{
+    // exhaustive over small values: walking down by n from rank r lands on rank r - n
+    for (int k : {2, 3, 10}) {
+        for (uint64_t r = 1; r < 400; r++) {
+            lex::Digits a;
+            lex::from_rank(std::to_string(r), k, a);
+            for (uint64_t n = 0; n < r; n += 1 + n / 3) {
+                lex::Digits s = a;
+                lex::add(s, k, -static_cast<int64_t>(n));
+                ASSERT_EQ(lex::rank(s.data(), s.size(), k), std::to_string(r - n)) << k << " " << r << " " << n;
+            }
+            lex::Digits s = a;
+            EXPECT_THROW(lex::add(s, k, -static_cast<int64_t>(r)), Error);
+            s = a;
+            lex::add(s, k, -static_cast<int64_t>(r), true);
+            EXPECT_TRUE(s.empty());
+        }
+    }
+    lex::Digits a;
+    lex::from_rank("5", 10, a);
+    EXPECT_THROW(lex::add(a, 10, INT64_MIN), Error);
+}
