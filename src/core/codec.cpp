@@ -78,7 +78,8 @@ int to_digits(uint64_t v, unsigned base, uint8_t* d)
     }
 }
 
-[[noreturn]] void fail_symbol(const Charset& cs, std::string_view code)
+template <class Set>
+[[noreturn]] void fail_symbol(const Set& cs, std::string_view code)
 {
     const char* p = code.data();
     const char* end = p + code.size();
@@ -88,15 +89,16 @@ int to_digits(uint64_t v, unsigned base, uint8_t* d)
             fail(ErrorKind::Syntax,
                  "invalid symbol \"" + describe_char({start, static_cast<size_t>(p - start)}) +
                      "\" at position " + std::to_string(pos) + " of code " + quote_code(code),
-                 "Charset \"" + cs.name() + "\" consists of the symbols \"" + cs.symbols() + "\".",
+                 "Charset \"" + std::string(cs.name()) + "\" consists of the symbols \"" + std::string(cs.symbols()) +
+                     "\".",
                  "Decode with the charset that the code was encoded with.");
     }
     fail(ErrorKind::Internal, "fail_symbol found no invalid symbol");
 }
 
-} // namespace
-
-void encode(const Charset& cs, int64_t id, int rotate, int width, std::string& out)
+// Writes the code to out (at least kMaxCodeBytes bytes); returns its length in bytes.
+template <class Set>
+size_t encode_impl(const Set& cs, int64_t id, int rotate, int width, char* out)
 {
     check_shape(rotate, width);
     if (id < 0)
@@ -114,18 +116,22 @@ void encode(const Charset& cs, int64_t id, int rotate, int width, std::string& o
         for (int i = n - 1; i >= k; i--)
             put(d[i]);
     };
+    char* p = out;
     if (cs.ascii()) {
         const char* sym = cs.symbols().data(); // one byte per symbol
-        char buf[kMaxCodeWidth];
-        char* p = buf;
         emit([&](int digit) { *p++ = sym[digit]; });
-        out.append(buf, static_cast<size_t>(n));
     } else {
-        emit([&](int digit) { out.append(cs.symbol(digit)); });
+        emit([&](int digit) {
+            std::string_view s = cs.symbol(digit);
+            std::memcpy(p, s.data(), s.size());
+            p += s.size();
+        });
     }
+    return static_cast<size_t>(p - out);
 }
 
-int64_t decode(const Charset& cs, std::string_view code, int rotate, int width)
+template <class Set>
+int64_t decode_impl(const Set& cs, std::string_view code, int rotate, int width)
 {
     check_shape(rotate, width);
     if (code.empty())
@@ -180,6 +186,65 @@ int64_t decode(const Charset& cs, std::string_view code, int rotate, int width)
         fail(ErrorKind::OutOfRange, "code " + quote_code(code) + " is out of range for type bigint",
              "Its value exceeds 9223372036854775807.");
     return v;
+}
+
+} // namespace
+
+void encode(const Charset& cs, int64_t id, int rotate, int width, std::string& out)
+{
+    char buf[kMaxCodeBytes];
+    out.append(buf, encode_impl(cs, id, rotate, width, buf));
+}
+
+int64_t decode(const Charset& cs, std::string_view code, int rotate, int width)
+{
+    return decode_impl(cs, code, rotate, width);
+}
+
+size_t encode(const CodecTable& cs, int64_t id, int rotate, int width, char* out)
+{
+    return encode_impl(cs, id, rotate, width, out);
+}
+
+int64_t decode(const CodecTable& cs, std::string_view code, int rotate, int width)
+{
+    return decode_impl(cs, code, rotate, width);
+}
+
+void CodecTable::build(const Charset& cs, CodecTable& t) noexcept
+{
+    std::memset(&t, 0, sizeof t);
+    t.charset_id_ = cs.id();
+    t.base_ = cs.base();
+    t.ascii_ = cs.ascii();
+    t.name_len_ = static_cast<uint8_t>(std::min(cs.name().size(), sizeof t.name_ - 1));
+    std::memcpy(t.name_, cs.name().data(), t.name_len_);
+    uint16_t off = 0;
+    for (int d = 0; d < t.base_; d++) {
+        std::string_view s = cs.symbol(d);
+        t.sym_off_[d] = off;
+        std::memcpy(t.symbols_ + off, s.data(), s.size());
+        off = static_cast<uint16_t>(off + s.size());
+        const char* p = s.data();
+        int32_t cp = utf8_decode(p, s.data() + s.size());
+        if (cp >= 0x80)
+            t.wide_[t.wide_count_++] = {static_cast<uint32_t>(cp), d};
+    }
+    t.sym_off_[t.base_] = off;
+    for (int c = 0; c < 128; c++)
+        t.ascii_map_[c] = static_cast<int16_t>(cs.ascii_digit(static_cast<unsigned char>(c)));
+    std::sort(t.wide_, t.wide_ + t.wide_count_, [](const Wide& a, const Wide& b) { return a.cp < b.cp; });
+}
+
+int CodecTable::read_digit_slow(const char*& p, const char* end) const
+{
+    int32_t cp = utf8_decode(p, end);
+    if (cp < 0 || wide_count_ == 0)
+        return -1;
+    const Wide* e = wide_ + wide_count_;
+    const Wide* it = std::lower_bound(wide_, e, static_cast<uint32_t>(cp),
+                                      [](const Wide& w, uint32_t c) { return w.cp < c; });
+    return it != e && it->cp == static_cast<uint32_t>(cp) ? it->digit : -1;
 }
 
 namespace {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -302,6 +303,91 @@ TEST(Codec, Errors)
     // The extremes of the ranges work.
     EXPECT_EQ(enc(named("digits"), 0, 64, 64), std::string(64, '0'));
     EXPECT_EQ(decode(named("digits"), std::string(64, '0'), 64, 64), 0);
+}
+
+// --- CodecTable: the adapter's plain-data copy of a charset ------------------------------------
+
+namespace {
+
+// The outcome of a decode as text: the value, or the error's kind, message, detail and hint.
+template <class Set>
+std::string decode_outcome(const Set& cs, std::string_view code, int rotate, int width)
+{
+    try {
+        return std::to_string(decode(cs, code, rotate, width));
+    } catch (const Error& e) {
+        return "error " + std::to_string(static_cast<int>(e.kind())) + ": " + e.what() + " | " + e.detail() +
+               " | " + e.hint();
+    }
+}
+
+std::unique_ptr<CodecTable> table_of(const Charset& cs)
+{
+    auto t = std::make_unique<CodecTable>();
+    CodecTable::build(cs, *t);
+    return t;
+}
+
+} // namespace
+
+TEST(CodecTable, MirrorsTheCharset)
+{
+    std::vector<Charset> sets = builtin_charsets();
+    sets.push_back(greek());
+    sets.push_back(Charset::make(2001, "mixed", "a€b😀c", true));
+    for (const Charset& cs : sets) {
+        auto t = table_of(cs);
+        EXPECT_EQ(t->base(), cs.base());
+        EXPECT_EQ(t->ascii(), cs.ascii());
+        EXPECT_EQ(t->charset_id(), cs.id());
+        EXPECT_EQ(t->name(), cs.name());
+        EXPECT_EQ(t->symbols(), cs.symbols());
+        for (int d = 0; d < cs.base(); d++)
+            EXPECT_EQ(t->symbol(d), cs.symbol(d));
+        for (int c = 0; c < 256; c++) {
+            const char b = static_cast<char>(c);
+            const char *p = &b, *q = &b;
+            EXPECT_EQ(t->read_digit(p, &b + 1), cs.read_digit(q, &b + 1)) << cs.name() << " byte " << c;
+            EXPECT_EQ(p, q);
+        }
+    }
+}
+
+TEST(CodecTable, SameCodesAndErrorsAsTheCharset)
+{
+    std::mt19937_64 rng(5);
+    std::vector<Charset> sets = builtin_charsets();
+    sets.push_back(greek());
+    sets.push_back(Charset::make(2001, "mixed", "a€b😀c", true));
+    for (const Charset& cs : sets) {
+        auto t = table_of(cs);
+        for (int i = 0; i < 2000; i++) {
+            int64_t v = static_cast<int64_t>(rng() >> (1 + rng() % 63));
+            int rotate = static_cast<int>(rng() % 65), width = static_cast<int>(rng() % 65);
+            char buf[kMaxCodeBytes];
+            std::string code(buf, encode(*t, v, rotate, width, buf));
+            ASSERT_EQ(code, enc(cs, v, rotate, width));
+            ASSERT_EQ(decode(*t, code, rotate, width), v);
+        }
+        for (const char* code : {"", "0", "00", "zz", "1O", "!", "a!b", "βxα", "\xff", "a\xe2\x82", "😀😀", "7ZZZZZZZZZZZZ",
+                                 "ffffffffffffffffffffffffff", "αβγδεζηθ"}) {
+            for (int rotate : {0, 1, 65})
+                for (int width : {0, 2, -1})
+                    ASSERT_EQ(decode_outcome(*t, code, rotate, width), decode_outcome(cs, code, rotate, width))
+                        << cs.name() << " " << code;
+        }
+        EXPECT_EQ(kind_of([&] {
+                      char buf[kMaxCodeBytes];
+                      encode(*t, -1, 0, 0, buf);
+                  }),
+                  ErrorKind::OutOfRange);
+    }
+    // The longest code fits the buffer: 64 four-byte symbols.
+    Charset wide = Charset::make(2002, "emoji", "😀😁😂🤣", false);
+    auto t = table_of(wide);
+    char buf[kMaxCodeBytes];
+    EXPECT_EQ(encode(*t, 0, 64, 64, buf), kMaxCodeBytes);
+    EXPECT_EQ(decode(*t, std::string_view(buf, kMaxCodeBytes), 64, 64), 0);
 }
 
 // --- scramble ---------------------------------------------------------------------------------
