@@ -235,9 +235,11 @@ TEST(Codec, NonCanonicalRejected)
     EXPECT_EQ(decode(b62, "01", 0, 2), 1);
     EXPECT_EQ(decode(b62, "00", 0, 2), 0);
     EXPECT_EQ(decode(b62, "10", 1, 2), 1);
-    for (auto [code, rotate, width] : std::vector<std::tuple<const char*, int, int>>{
+    for (auto t : std::vector<std::tuple<const char*, int, int>>{
              {"00", 0, 0}, {"01", 0, 0}, {"001", 0, 2}, {"1", 0, 2}, {"10", 1, 0}, {"100", 2, 0},
              {"000", 0, 2}, {"0Z", 0, 1}, {"Z0", 1, 0}}) {
+        const char* code = std::get<0>(t);
+        const int rotate = std::get<1>(t), width = std::get<2>(t);
         EXPECT_EQ(kind_of([&] { decode(b62, code, rotate, width); }), ErrorKind::Syntax)
             << code << " r=" << rotate << " w=" << width;
     }
@@ -291,7 +293,8 @@ TEST(Codec, Errors)
     EXPECT_FALSE(e.hint().empty());
     EXPECT_EQ(kind_of([&] { enc(b62, std::numeric_limits<int64_t>::min()); }), ErrorKind::OutOfRange);
 
-    for (auto [rotate, width] : std::vector<std::pair<int, int>>{{-1, 0}, {65, 0}, {0, -1}, {0, 65}}) {
+    for (auto rw : std::vector<std::pair<int, int>>{{-1, 0}, {65, 0}, {0, -1}, {0, 65}}) {
+        const int rotate = rw.first, width = rw.second;
         EXPECT_EQ(kind_of([&] { enc(b62, 1, rotate, width); }), ErrorKind::InvalidParameter);
         EXPECT_EQ(kind_of([&] { decode(b62, "1", rotate, width); }), ErrorKind::InvalidParameter);
     }
@@ -365,7 +368,7 @@ TEST(CodecTable, SameCodesAndErrorsAsTheCharset)
             int64_t v = static_cast<int64_t>(rng() >> (1 + rng() % 63));
             int rotate = static_cast<int>(rng() % 65), width = static_cast<int>(rng() % 65);
             char buf[kMaxCodeBytes];
-            std::string code(buf, encode(*t, v, rotate, width, buf));
+            std::string code(encode(*t, v, rotate, width, buf));
             ASSERT_EQ(code, enc(cs, v, rotate, width));
             ASSERT_EQ(decode(*t, code, rotate, width), v);
         }
@@ -386,8 +389,16 @@ TEST(CodecTable, SameCodesAndErrorsAsTheCharset)
     Charset wide = Charset::make(2002, "emoji", "😀😁😂🤣", false);
     auto t = table_of(wide);
     char buf[kMaxCodeBytes];
-    EXPECT_EQ(encode(*t, 0, 64, 64, buf), kMaxCodeBytes);
-    EXPECT_EQ(decode(*t, std::string_view(buf, kMaxCodeBytes), 64, 64), 0);
+    std::string_view code = encode(*t, 0, 64, 64, buf);
+    EXPECT_EQ(code.size(), kMaxCodeBytes);
+    EXPECT_EQ(decode(*t, code, 64, 64), 0);
+    // And the longest ASCII code, rotated as far as it goes.
+    auto d = table_of(named("digits"));
+    EXPECT_EQ(encode(*d, 7, 64, 64, buf), std::string(63, '0') + "7"); // rotating by the length
+    EXPECT_EQ(encode(*d, 7, 1, 64, buf), "7" + std::string(63, '0'));
+    EXPECT_EQ(encode(*d, 7, 63, 64, buf), std::string(62, '0') + "70");
+    EXPECT_EQ(encode(*d, kMax, 64, 0, buf), "9223372036854775807");
+    EXPECT_EQ(encode(*d, kMax, 18, 0, buf), "2233720368547758079");
 }
 
 // --- scramble ---------------------------------------------------------------------------------
