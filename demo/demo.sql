@@ -1,0 +1,24 @@
+-- idseq tour: every feature, on a throwaway cluster (make demo)
+\pset footer off
+CREATE EXTENSION idseq;
+
+-- ===== 1. lexid: string ids that count like numbers =====
+-- shortlex order over a charset: shorter first, then symbol by symbol
+SELECT 'ZZ'::lexid + 1 AS "ZZ + 1 (base36)", '9'::lexid(digits) + 1 AS "9 + 1 (digits)",
+       'Z'::lexid(upper) + 1 AS "Z + 1 (upper)", repeat('Z', 20)::lexid + 1 AS "no 64-bit ceiling";
+SELECT name, symbols, base, case_insensitive FROM idseq_charsets;
+-- Crockford base32 reads O as 0 and I/L as 1; case-insensitive charsets print their canonical case
+SELECT 'oIl'::lexid(crockford32) AS crockford, 'deadBEEF'::lexid(hex) AS hex, 'aB'::lexid(base62) AS base62;
+-- custom charsets work everywhere a built-in one does
+SELECT idseq_create_charset('noambig', '23456789ABCDEFGHJKMNPQRSTUVWXYZ');
+CREATE TABLE orders (code lexid(noambig) PRIMARY KEY, placed timestamptz DEFAULT now());
+INSERT INTO orders (code) SELECT lexid_from_rank(g, 'noambig') FROM generate_series(1000, 1004) g;
+SELECT code, lexid_rank(code) FROM orders ORDER BY code;
+SELECT code FROM orders WHERE code > 'Z9' ORDER BY code LIMIT 2;
+SELECT lexical_add('00A999', 'base36', 1) AS next_text, lexical_add('zz', 'base62', 1) AS ignore_case_default,
+       lexical_add('zz', 'base62', 1, false) AS case_sensitive;
+SELECT '000'::lexid(digits) - '9'::lexid(digits) AS distance, lexid_from_rank(1000000, 'base62') AS millionth;
+-- errors name the bad value and carry a SQLSTATE
+\set VERBOSITY default
+SELECT 'AB!'::lexid;
+SELECT '0'::lexid(digits) - 1;
