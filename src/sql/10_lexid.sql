@@ -14,6 +14,8 @@ CREATE TABLE @extschema@.idseq_charset_registry (
 COMMENT ON TABLE @extschema@.idseq_charset_registry IS
     'custom charsets of idseq; add rows with idseq_create_charset()';
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_charset_registry', '');
+-- Everyone reads charsets; only the extension's owner (or whom it grants INSERT) adds them.
+GRANT SELECT ON @extschema@.idseq_charset_registry TO PUBLIC;
 
 -- A restore may register a charset from a self-describing lexid(name, 'symbols') type
 -- modifier before this table's own data arrives: identical rows are then skipped.
@@ -52,6 +54,7 @@ CREATE VIEW @extschema@.idseq_charsets AS
     UNION ALL
     SELECT r.name, r.symbols, pg_catalog.length(r.symbols), r.case_insensitive, false
       FROM @extschema@.idseq_charset_registry r;
+GRANT SELECT ON @extschema@.idseq_charsets TO PUBLIC;
 
 -- ===== the lexid type =====
 
