@@ -7,7 +7,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION IF NOT EXISTS idseq" -f harness.sql
 for c in cases/*.sql; do
     echo "-- $c"
-    psql -X -q -v ON_ERROR_STOP=1 -f "$c"
+    psql -X -q -v ON_ERROR_STOP=1 -f "$c" >/dev/null
 done
 psql -X -q -f report.sql
 for c in cases/*.sh; do

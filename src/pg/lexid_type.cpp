@@ -482,7 +482,7 @@ Datum lexid_distance(PG_FUNCTION_ARGS)
 Datum lexical_add_text(PG_FUNCTION_ARGS)
 {
     text* src = PG_GETARG_TEXT_PP(0);
-    const Charset* cs = idseq::pg::charset_by_text(PG_GETARG_TEXT_PP(1));
+    const Charset* cs = idseq::pg::charset_by_text_cached(fcinfo, PG_GETARG_TEXT_PP(1));
     int64 n = PG_GETARG_INT64(2);
     bool ignore_case = PG_GETARG_BOOL(3);
     std::string& s = scratch_text();

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "boundary.h"
 #include "registry.h"
@@ -32,6 +33,16 @@ namespace {
 struct Cache {
     std::unordered_map<int32_t, std::unique_ptr<Charset>> by_id;
     std::unordered_map<std::string, int32_t> by_name;
+    // Forgotten entries are kept, never freed: a call site may still hold a pointer in fn_extra.
+    std::vector<std::unique_ptr<Charset>> retired;
+
+    void forget()
+    {
+        for (auto& e : by_id)
+            retired.push_back(std::move(e.second));
+        by_id.clear();
+        by_name.clear();
+    }
 };
 Cache* cache;
 bool dirty; // entries added by the current transaction
@@ -40,12 +51,8 @@ bool callback_registered;
 void on_xact(XactEvent event, void*)
 {
     if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT) {
-        if (dirty && cache) {
-            run([&] {
-                cache->by_id.clear();
-                cache->by_name.clear();
-            });
-        }
+        if (dirty && cache)
+            run([&] { cache->forget(); });
         dirty = false;
     } else if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT || event == XACT_EVENT_PREPARE) {
         dirty = false;
@@ -55,10 +62,7 @@ void on_xact(XactEvent event, void*)
 void on_subxact(SubXactEvent event, SubTransactionId, SubTransactionId, void*)
 {
     if (event == SUBXACT_EVENT_ABORT_SUB && dirty && cache)
-        run([&] {
-            cache->by_id.clear();
-            cache->by_name.clear();
-        });
+        run([&] { cache->forget(); });
 }
 
 void ensure_cache()
@@ -203,6 +207,29 @@ const Charset* charset_by_name(const char* name)
 const Charset* charset_by_text(text* name)
 {
     return charset_by_name(text_to_cstring(name));
+}
+
+const Charset* charset_by_text_cached(FunctionCallInfo fcinfo, text* name)
+{
+    struct Slot {
+        const Charset* cs;
+        int len;
+        char name[NAMEDATALEN + 1];
+    };
+    const char* str = VARDATA_ANY(name);
+    int len = VARSIZE_ANY_EXHDR(name);
+    Slot* slot = fcinfo->flinfo ? (Slot*) fcinfo->flinfo->fn_extra : nullptr;
+    if (slot && slot->len == len && memcmp(slot->name, str, len) == 0)
+        return slot->cs;
+    const Charset* cs = charset_by_name(text_to_cstring(name));
+    if (fcinfo->flinfo && len <= NAMEDATALEN) {
+        if (!slot)
+            fcinfo->flinfo->fn_extra = slot = (Slot*) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(Slot));
+        slot->cs = cs;
+        slot->len = len;
+        memcpy(slot->name, str, len);
+    }
+    return cs;
 }
 
 const Charset* charset_by_id(int32 id)

@@ -13,6 +13,9 @@ namespace idseq::pg {
 // the known names.
 const Charset* charset_by_name(const char* name);
 const Charset* charset_by_text(text* name);
+// The same, remembered per call site in fn_extra (re-resolved when the name changes): for
+// functions called once per row with a constant charset argument.
+const Charset* charset_by_text_cached(FunctionCallInfo fcinfo, text* name);
 // By id, as stored in lexid values and type modifiers.
 const Charset* charset_by_id(int32 id);
 const Charset* charset_by_name_or_null(const char* name);
