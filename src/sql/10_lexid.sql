@@ -57,21 +57,23 @@ CREATE VIEW @extschema@.idseq_charsets AS
 GRANT SELECT ON @extschema@.idseq_charsets TO PUBLIC;
 
 -- ===== the lexid type =====
+-- Functions that read the charset registry are IMMUTABLE like the rest: a charset, once
+-- created, can be neither redefined nor dropped, so their results never change.
 
 CREATE TYPE @extschema@.lexid;
 
 CREATE FUNCTION @extschema@.lexid_in(cstring, oid, integer) RETURNS @extschema@.lexid
-    AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_out(@extschema@.lexid) RETURNS cstring
-    AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_recv(internal, oid, integer) RETURNS @extschema@.lexid
-    AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_send(@extschema@.lexid) RETURNS bytea
-    AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_typmod_in(cstring[]) RETURNS integer
     AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL UNSAFE;
 CREATE FUNCTION @extschema@.lexid_typmod_out(integer) RETURNS cstring
-    AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE TYPE @extschema@.lexid (
     INPUT = @extschema@.lexid_in,
@@ -90,16 +92,16 @@ COMMENT ON TYPE @extschema@.lexid IS 'string identifier over a charset, ordered 
 
 -- typmod coercion (lexid -> lexid(charset)) and the assignment casts to and from text
 CREATE FUNCTION @extschema@.lexid(@extschema@.lexid, integer, boolean) RETURNS @extschema@.lexid
-    AS 'MODULE_PATHNAME', 'lexid_coerce' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'lexid_coerce' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE CAST (@extschema@.lexid AS @extschema@.lexid)
     WITH FUNCTION @extschema@.lexid(@extschema@.lexid, integer, boolean) AS IMPLICIT;
 
 CREATE FUNCTION @extschema@.lexid(text, integer, boolean) RETURNS @extschema@.lexid
-    AS 'MODULE_PATHNAME', 'lexid_from_text' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'lexid_from_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE CAST (text AS @extschema@.lexid)
     WITH FUNCTION @extschema@.lexid(text, integer, boolean) AS ASSIGNMENT;
 CREATE FUNCTION @extschema@.text(@extschema@.lexid) RETURNS text
-    AS 'MODULE_PATHNAME', 'lexid_to_text' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'lexid_to_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE CAST (@extschema@.lexid AS text)
     WITH FUNCTION @extschema@.text(@extschema@.lexid) AS ASSIGNMENT;
 
