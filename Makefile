@@ -32,6 +32,9 @@ include $(PGXS)
 # Link with the C++ compiler (PostgreSQL's src/test/modules/test_cplusplusext does the same).
 override COMPILER = $(CXX) $(CXXFLAGS)
 
+# PGXS tracks no header dependencies: rebuild every object when any header changes.
+$(OBJS): $(wildcard src/core/*.h src/pg/*.h)
+
 # The install script is assembled from one fragment per SQL area.
 idseq--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
 	cat $^ > $@
@@ -58,14 +61,15 @@ unit-san: build/unit_tests_san
 
 FUZZ_TARGETS = $(patsubst test/fuzz/%.cpp,build/%,$(sort $(wildcard test/fuzz/fuzz_*.cpp)))
 FUZZ_SECONDS ?= 10
-build/fuzz_%: test/fuzz/fuzz_%.cpp $(CORE_SRCS) $(wildcard src/core/*.h)
+build/fuzz_%: test/fuzz/fuzz_%.cpp $(CORE_SRCS) $(wildcard src/core/*.h) $(wildcard test/fuzz/*.h)
 	@mkdir -p build
 	clang++ $(CORE_FLAGS) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(CORE_SRCS) $< -o $@
 
 fuzz: $(FUZZ_TARGETS)
 	@for f in $(FUZZ_TARGETS); do n=$${f#build/fuzz_}; mkdir -p build/corpus/$$n; \
 	  echo "fuzzing $$n for $(FUZZ_SECONDS)s"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 build/corpus/$$n test/fuzz/corpus/$$n || exit 1; done
+	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 -artifact_prefix=build/fuzz-$$n- \
+	    build/corpus/$$n test/fuzz/corpus/$$n || exit 1; done
 
 # ---- the two commands ----
 demo:

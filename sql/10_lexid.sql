@@ -190,3 +190,14 @@ SELECT count(*) AS identical FROM bin_src JOIN bin_dst USING (a, b, c);
 CREATE TABLE bin_wrong (a lexid(base36), b lexid(stars), c lexid);
 SELECT * FROM expect_error($$COPY bin_wrong FROM '/tmp/idseq_regress_lexid.bin' WITH (FORMAT binary)$$);
 SELECT lexid_send('aZ'::lexid(base62));
+
+-- ===== integrity =====
+-- a sort mixing charsets is an error, as a comparison is, whichever path the sort takes
+SELECT * FROM expect_error($$SELECT v FROM (VALUES ('A'::lexid(upper)), ('B'::lexid(base36)), ('C'::lexid(upper))) s(v) ORDER BY v$$);
+-- registered charsets are final: stored values and IMMUTABLE functions rely on them
+SELECT * FROM expect_error($$UPDATE idseq_charset_registry SET symbols = 'UOIEA' WHERE name = 'vowels'$$);
+SELECT * FROM expect_error($$DELETE FROM idseq_charset_registry WHERE name = 'vowels'$$);
+SELECT * FROM expect_error($$TRUNCATE idseq_charset_registry$$);
+-- two names with the same 31-bit id: the second is refused with a clear error
+SELECT idseq_create_charset('col1j3', 'ABC');
+SELECT * FROM expect_error($$SELECT idseq_create_charset('ccev27', 'XYZ')$$);

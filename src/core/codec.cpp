@@ -3,6 +3,7 @@
 #include "error.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <type_traits>
 
@@ -32,49 +33,95 @@ std::string quote_code(std::string_view code)
     return s + "\"";
 }
 
-void check_shape(int rotate, int width)
+[[noreturn]] __attribute__((cold, noinline)) void fail_shape(int rotate, int width)
 {
     if (width < 0 || width > kMaxCodeWidth)
         fail(ErrorKind::InvalidParameter, "width " + quoted(width) + " is out of range",
              "The width must be between 0 and " + std::to_string(kMaxCodeWidth) + ".");
-    if (rotate < 0 || rotate > kMaxCodeRotate)
-        fail(ErrorKind::InvalidParameter, "rotate " + quoted(rotate) + " is out of range",
-             "The rotation must be between 0 and " + std::to_string(kMaxCodeRotate) + ".");
+    fail(ErrorKind::InvalidParameter, "rotate " + quoted(rotate) + " is out of range",
+         "The rotation must be between 0 and " + std::to_string(kMaxCodeRotate) + ".");
 }
 
-// The digits of v in base B, least significant first; returns their number. B is a template
-// parameter for the built-in bases so that the compiler divides by multiplying.
-template <class Base>
-int digits_by(uint64_t v, Base base, uint8_t* d)
+inline void check_shape(int rotate, int width)
+{
+    if (__builtin_expect(static_cast<unsigned>(width) > kMaxCodeWidth || static_cast<unsigned>(rotate) > kMaxCodeRotate, 0))
+        fail_shape(rotate, width);
+}
+
+[[noreturn]] __attribute__((cold, noinline)) void fail_negative(int64_t id)
+{
+    fail(ErrorKind::OutOfRange, "cannot encode negative value " + quoted(id),
+         "Codes represent the values from 0 to 9223372036854775807.", "Encode a non-negative value.");
+}
+
+// Calls put(digit) for each base-B digit of v, least significant first; returns their
+// number. For the built-in bases B is a compile-time constant, so the compiler divides by
+// multiplying; digits then come two at a time (dividing by B*B), which halves the chain of
+// dependent divisions, and 64-bit division is used only while the value needs it.
+template <unsigned B, class Put>
+inline int digits_by(uint64_t v, std::integral_constant<unsigned, B>, Put put)
+{
+    constexpr unsigned B2 = B * B;
+    int n = 0;
+    for (; v > UINT32_MAX; n += 2) {
+        const uint64_t q = v / B2;
+        const unsigned r = static_cast<unsigned>(v - q * B2);
+        put(r % B);
+        put(r / B);
+        v = q;
+    }
+    uint32_t w = static_cast<uint32_t>(v);
+    for (; w >= B2; n += 2) {
+        const uint32_t q = w / B2;
+        const unsigned r = w - q * B2;
+        put(r % B);
+        put(r / B);
+        w = q;
+    }
+    put(w % B);
+    n++;
+    if (w >= B) {
+        put(w / B);
+        n++;
+    }
+    return n;
+}
+
+template <class Put>
+inline int digits_by(uint64_t v, unsigned base, Put put)
 {
     int n = 0;
-    for (; v > UINT32_MAX; v /= base) // 64-bit division only while it is needed
-        d[n++] = static_cast<uint8_t>(v % base);
+    for (; v > UINT32_MAX; v /= base, n++)
+        put(static_cast<unsigned>(v % base));
     uint32_t w = static_cast<uint32_t>(v);
     do {
-        d[n++] = static_cast<uint8_t>(w % base);
+        put(w % base);
         w /= base;
+        n++;
     } while (w != 0);
     return n;
 }
 
-int to_digits(uint64_t v, unsigned base, uint8_t* d)
+template <class Put>
+inline int for_each_digit(uint64_t v, unsigned base, Put put)
 {
     if ((base & (base - 1)) == 0) {
-        int n = 0, shift = __builtin_ctz(base);
+        const int shift = __builtin_ctz(base);
+        int n = 0;
         do {
-            d[n++] = static_cast<uint8_t>(v & (base - 1));
+            put(static_cast<unsigned>(v & (base - 1)));
             v >>= shift;
+            n++;
         } while (v != 0);
         return n;
     }
     switch (base) {
-    case 10: return digits_by(v, std::integral_constant<unsigned, 10>(), d);
-    case 26: return digits_by(v, std::integral_constant<unsigned, 26>(), d);
-    case 36: return digits_by(v, std::integral_constant<unsigned, 36>(), d);
-    case 58: return digits_by(v, std::integral_constant<unsigned, 58>(), d);
-    case 62: return digits_by(v, std::integral_constant<unsigned, 62>(), d);
-    default: return digits_by(v, base, d);
+    case 10: return digits_by(v, std::integral_constant<unsigned, 10>(), put);
+    case 26: return digits_by(v, std::integral_constant<unsigned, 26>(), put);
+    case 36: return digits_by(v, std::integral_constant<unsigned, 36>(), put);
+    case 58: return digits_by(v, std::integral_constant<unsigned, 58>(), put);
+    case 62: return digits_by(v, std::integral_constant<unsigned, 62>(), put);
+    default: return digits_by(v, base, put);
     }
 }
 
@@ -96,44 +143,56 @@ template <class Set>
     fail(ErrorKind::Internal, "fail_symbol found no invalid symbol");
 }
 
-// Writes the code to out (at least kMaxCodeBytes bytes); returns its length in bytes.
+// Builds the code in buf and returns it (a view into buf).
 template <class Set>
-size_t encode_impl(const Set& cs, int64_t id, int rotate, int width, char* out)
+std::string_view encode_impl(const Set& cs, int64_t id, int rotate, int width, char (&buf)[kMaxCodeBytes])
 {
     check_shape(rotate, width);
-    if (id < 0)
-        fail(ErrorKind::OutOfRange, "cannot encode negative value " + quoted(id),
-             "Codes represent the values from 0 to 9223372036854775807.", "Encode a non-negative value.");
+    if (__builtin_expect(id < 0, 0))
+        fail_negative(id);
+    const uint64_t v = static_cast<uint64_t>(id);
+    const unsigned base = static_cast<unsigned>(cs.base());
+    if (cs.ascii()) {
+        // One byte per symbol. The code is written backwards so that it ends at e; rotating
+        // right by k then copies its last k bytes to just before its start.
+        static_assert(kMaxCodeBytes >= 2 * kMaxCodeWidth, "room for the rotation");
+        const char* sym = cs.symbols().data();
+        char* const e = buf + 2 * kMaxCodeWidth;
+        char* p = e;
+        for_each_digit(v, base, [&](unsigned digit) { *--p = sym[digit]; });
+        const char zero = sym[0];
+        while (e - p < width)
+            *--p = zero;
+        const size_t n = static_cast<size_t>(e - p);
+        const size_t k = std::min(static_cast<size_t>(rotate), n);
+        for (size_t i = 1; i <= k; i++)
+            p[-static_cast<ptrdiff_t>(i)] = e[-static_cast<ptrdiff_t>(i)];
+        return {p - k, n};
+    }
     uint8_t d[kMaxCodeWidth]; // 63 digits at most (base 2), or width
-    int n = to_digits(static_cast<uint64_t>(id), static_cast<unsigned>(cs.base()), d);
+    int n = 0;
+    for_each_digit(v, base, [&](unsigned digit) { d[n++] = static_cast<uint8_t>(digit); });
     for (; n < width; n++)
         d[n] = 0;
     // The code is d[n-1] .. d[0]; rotated right by k it reads d[k-1] .. d[0] d[n-1] .. d[k].
     const int k = std::min(rotate, n);
-    auto emit = [&](auto put) {
-        for (int i = k - 1; i >= 0; i--)
-            put(d[i]);
-        for (int i = n - 1; i >= k; i--)
-            put(d[i]);
+    char* p = buf;
+    auto put = [&](int digit) {
+        std::string_view s = cs.symbol(digit);
+        std::memcpy(p, s.data(), s.size());
+        p += s.size();
     };
-    char* p = out;
-    if (cs.ascii()) {
-        const char* sym = cs.symbols().data(); // one byte per symbol
-        emit([&](int digit) { *p++ = sym[digit]; });
-    } else {
-        emit([&](int digit) {
-            std::string_view s = cs.symbol(digit);
-            std::memcpy(p, s.data(), s.size());
-            p += s.size();
-        });
-    }
-    return static_cast<size_t>(p - out);
+    for (int i = k - 1; i >= 0; i--)
+        put(d[i]);
+    for (int i = n - 1; i >= k; i--)
+        put(d[i]);
+    return {buf, static_cast<size_t>(p - buf)};
 }
 
+// The general decoder: any charset, any code; throws the precise error.
 template <class Set>
-int64_t decode_impl(const Set& cs, std::string_view code, int rotate, int width)
+__attribute__((noinline)) int64_t decode_general(const Set& cs, std::string_view code, int rotate, int width)
 {
-    check_shape(rotate, width);
     if (code.empty())
         fail(ErrorKind::Syntax, "invalid code \"\"", "A code has at least one symbol.");
     const char* begin = code.data();
@@ -188,12 +247,85 @@ int64_t decode_impl(const Set& cs, std::string_view code, int rotate, int width)
     return v;
 }
 
+// kSafeDigits[b]: the most base-b digits whose every value fits in an int64 (b^k <= 2^63).
+constexpr std::array<uint8_t, kMaxCharsetSymbols + 1> safe_digits()
+{
+    std::array<uint8_t, kMaxCharsetSymbols + 1> t{};
+    for (uint64_t b = 2; b <= kMaxCharsetSymbols; b++) {
+        uint64_t p = 1;
+        uint8_t k = 0;
+        while (p <= (uint64_t{1} << 63) / b) {
+            p *= b;
+            k++;
+        }
+        t[b] = k;
+    }
+    return t;
+}
+constexpr std::array<uint8_t, kMaxCharsetSymbols + 1> kSafeDigits = safe_digits();
+static_assert(kSafeDigits[2] == 63 && kSafeDigits[10] == 18 && kSafeDigits[62] == 10 && kSafeDigits[64] == 10);
+
+inline int byte_digit(const CodecTable& t, unsigned char c) { return t.byte_digit(c); }
+inline int byte_digit(const Charset& cs, unsigned char c) { return cs.ascii_digit(c); }
+
+// decode: a fast path for the common case -- an ASCII charset and a code of at most 64
+// bytes that turns out valid and canonical -- and the general decoder for everything else,
+// which also produces every error. Digits are taken two at a time while the value cannot
+// overflow, halving the chain of dependent multiplications.
+template <class Set>
+int64_t decode_impl(const Set& cs, std::string_view code, int rotate, int width)
+{
+    check_shape(rotate, width);
+    const size_t n = code.size();
+    if (cs.ascii() && n - 1 < static_cast<size_t>(kMaxCodeWidth)) {
+        const unsigned char* s = reinterpret_cast<const unsigned char*>(code.data());
+        const size_t k = std::min(n, static_cast<size_t>(rotate));
+        unsigned char buf[kMaxCodeWidth];
+        if (k != 0 && k != n) { // undo the rotation: the digits are s[k..n) then s[0..k)
+            size_t j = 0;
+            for (size_t i = k; i < n; i++)
+                buf[j++] = s[i];
+            for (size_t i = 0; i < k; i++)
+                buf[j++] = s[i];
+            s = buf;
+        }
+        const uint64_t base = static_cast<uint64_t>(cs.base());
+        const size_t safe = std::min<size_t>(n, kSafeDigits[base]);
+        uint64_t v = 0;
+        int acc = 0; // negative once some symbol is not in the set
+        size_t i = 0;
+        for (; i + 2 <= safe; i += 2) {
+            const int d1 = byte_digit(cs, s[i]), d2 = byte_digit(cs, s[i + 1]);
+            acc |= d1 | d2;
+            v = v * (base * base) + static_cast<uint64_t>(static_cast<int64_t>(d1) * static_cast<int64_t>(base) + d2);
+        }
+        for (; i < safe; i++) {
+            const int d = byte_digit(cs, s[i]);
+            acc |= d;
+            v = v * base + static_cast<uint64_t>(static_cast<int64_t>(d));
+        }
+        bool overflow = false;
+        for (; i < n; i++) {
+            const int d = byte_digit(cs, s[i]);
+            acc |= d;
+            overflow |= __builtin_mul_overflow(v, base, &v);
+            overflow |= __builtin_add_overflow(v, static_cast<uint64_t>(static_cast<unsigned>(d)), &v);
+        }
+        overflow |= v > static_cast<uint64_t>(INT64_MAX);
+        const bool canonical = n >= static_cast<size_t>(width) &&
+            !(n > std::max<size_t>(1, static_cast<size_t>(width)) && byte_digit(cs, s[0]) == 0);
+        if (__builtin_expect(acc >= 0 && !overflow && canonical, 1))
+            return static_cast<int64_t>(v);
+    }
+    return decode_general(cs, code, rotate, width);
+}
+
 } // namespace
 
 void encode(const Charset& cs, int64_t id, int rotate, int width, std::string& out)
 {
     char buf[kMaxCodeBytes];
-    out.append(buf, encode_impl(cs, id, rotate, width, buf));
+    out.append(encode_impl(cs, id, rotate, width, buf));
 }
 
 int64_t decode(const Charset& cs, std::string_view code, int rotate, int width)
@@ -201,9 +333,9 @@ int64_t decode(const Charset& cs, std::string_view code, int rotate, int width)
     return decode_impl(cs, code, rotate, width);
 }
 
-size_t encode(const CodecTable& cs, int64_t id, int rotate, int width, char* out)
+std::string_view encode(const CodecTable& cs, int64_t id, int rotate, int width, char (&buf)[kMaxCodeBytes])
 {
-    return encode_impl(cs, id, rotate, width, out);
+    return encode_impl(cs, id, rotate, width, buf);
 }
 
 int64_t decode(const CodecTable& cs, std::string_view code, int rotate, int width)
@@ -231,8 +363,8 @@ void CodecTable::build(const Charset& cs, CodecTable& t) noexcept
             t.wide_[t.wide_count_++] = {static_cast<uint32_t>(cp), d};
     }
     t.sym_off_[t.base_] = off;
-    for (int c = 0; c < 128; c++)
-        t.ascii_map_[c] = static_cast<int16_t>(cs.ascii_digit(static_cast<unsigned char>(c)));
+    for (int c = 0; c < 256; c++)
+        t.byte_map_[c] = static_cast<int16_t>(cs.ascii_digit(static_cast<unsigned char>(c)));
     std::sort(t.wide_, t.wide_ + t.wide_count_, [](const Wide& a, const Wide& b) { return a.cp < b.cp; });
 }
 

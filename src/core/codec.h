@@ -50,10 +50,12 @@ struct CodecTable {
         unsigned char c = static_cast<unsigned char>(*p);
         if (c < 0x80) {
             ++p;
-            return ascii_map_[c];
+            return byte_map_[c];
         }
         return read_digit_slow(p, end);
     }
+    // The digit of one ASCII byte; -1 for a byte outside the set, and for every byte >= 0x80.
+    int byte_digit(unsigned char c) const { return byte_map_[c]; }
 
     int read_digit_slow(const char*& p, const char* end) const;
 
@@ -65,7 +67,7 @@ struct CodecTable {
     char name_[kMaxCharsetNameLength + 1];
     uint16_t sym_off_[kMaxCharsetSymbols + 1]; // symbol d is symbols_[sym_off_[d] .. sym_off_[d+1])
     char symbols_[kMaxCharsetSymbols * 4];
-    int16_t ascii_map_[128];
+    int16_t byte_map_[256];
     Wide wide_[kMaxCharsetSymbols]; // sorted by code point
 };
 
@@ -86,9 +88,9 @@ void encode(const Charset& cs, int64_t id, int rotate, int width, std::string& o
 // as encode does.
 int64_t decode(const Charset& cs, std::string_view code, int rotate, int width);
 
-// The same over a compiled table. encode writes at most kMaxCodeBytes bytes to out (no
-// terminator) and returns their number; it allocates only to throw.
-size_t encode(const CodecTable& cs, int64_t id, int rotate, int width, char* out);
+// The same over a compiled table. encode builds the code in buf and returns it as a view
+// into buf (not necessarily at its start, not terminated); it allocates only to throw.
+std::string_view encode(const CodecTable& cs, int64_t id, int rotate, int width, char (&buf)[kMaxCodeBytes]);
 int64_t decode(const CodecTable& cs, std::string_view code, int rotate, int width);
 
 // Keyed bijection on 0 .. 2^bits-1, 1 <= bits <= 63: a 10-round alternating Feistel

@@ -10,6 +10,17 @@ namespace idseq::lex {
 
 namespace {
 
+// The input quoted in an error message: at most 64 bytes, cut on a character boundary.
+std::string shown(std::string_view text)
+{
+    if (text.size() <= 64)
+        return std::string(text);
+    size_t cut = 61;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
+    return std::string(text.substr(0, cut)) + "...";
+}
+
 [[noreturn]] void too_long(size_t n)
 {
     fail(ErrorKind::OutOfRange, "lexid result of " + std::to_string(n) + " symbols is too long",
@@ -58,10 +69,9 @@ void parse(const Charset& cs, std::string_view text, Digits& out, bool allow_emp
         int d = cs.read_digit(p, end);
         ++pos;
         if (d < 0) {
-            std::string shown = text.size() > 64 ? std::string(text.substr(0, 61)) + "..." : std::string(text);
             fail(ErrorKind::Syntax,
                  "invalid character \"" + describe_char(std::string_view(start, static_cast<size_t>(p - start))) +
-                     "\" at position " + std::to_string(pos) + " in \"" + shown + "\"",
+                     "\" at position " + std::to_string(pos) + " in \"" + shown(text) + "\"",
                  "The charset \"" + cs.name() + "\" has the symbols \"" + cs.symbols() + "\".");
         }
         if (pos > kMaxLength)
@@ -246,8 +256,7 @@ std::string add_text(const Charset& cs, std::string_view source, int64_t n, bool
         if (dg < 0)
             fail(ErrorKind::Syntax,
                  "invalid character \"" + describe_char(std::string_view(start, static_cast<size_t>(p - start))) +
-                     "\" at position " + std::to_string(pos) + " in \"" +
-                     std::string(source.size() > 64 ? source.substr(0, 61) : source) + (source.size() > 64 ? "..." : "") + "\"",
+                     "\" at position " + std::to_string(pos) + " in \"" + shown(source) + "\"",
                  "The charset \"" + cs.name() + "\" has the symbols \"" + cs.symbols() + "\".");
         if (pos > kMaxLength)
             fail(ErrorKind::Syntax, "lexid value is too long", "A lexid value has at most 1024 symbols; the input has more.");

@@ -9,8 +9,11 @@ namespace idseq::pg {
 static void copy_text(char* dst, size_t cap, const char* src) noexcept
 {
     size_t n = src ? std::strlen(src) : 0;
-    if (n >= cap)
+    if (n >= cap) { // cut on a UTF-8 character boundary
         n = cap - 1;
+        while (n > 0 && (static_cast<unsigned char>(src[n]) & 0xC0) == 0x80)
+            --n;
+    }
     if (n)
         std::memcpy(dst, src, n);
     dst[n] = '\0';

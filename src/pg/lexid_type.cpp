@@ -106,8 +106,21 @@ const Charset* base36()
 // Input without a charset: an untyped literal, if any charset reads it.
 Datum literal_to_datum(const char* str, size_t len)
 {
-    if (!idseq::pg::some_charset_accepts(str, len))
-        return parse_to_datum(base36(), str, len); // raises the base36 error
+    if (!idseq::pg::some_charset_accepts(str, len)) {
+        const Charset* cs = base36();
+        lex::Digits& d = scratch_digits();
+        run([&] {
+            try {
+                lex::parse(*cs, std::string_view(str, len), d);
+            } catch (const idseq::Error& e) {
+                if (strncmp(e.what(), "invalid character", 17) != 0)
+                    throw;
+                throw idseq::Error(e.kind(), e.what(),
+                                   "No charset has this symbol. A lexid without a charset is read as base36.",
+                                   "Name the charset with a type modifier, for example lexid(base62).");
+            }
+        });
+    }
     Lexid* v = (Lexid*) palloc0(LEXID_HDRSZ + len);
     SET_VARSIZE(v, LEXID_HDRSZ + len);
     memcpy(VARDATA(v) + sizeof(int32), str, len);
@@ -211,9 +224,15 @@ Datum add_datum(Lexid* v, int64 n)
 
 // Abbreviated keys: the length (capped at 255) in the top byte, then the first seven digits.
 // Shortlex order of two values is the order of their keys whenever the keys differ.
-Datum abbrev_convert(Datum original, SortSupport)
+Datum abbrev_convert(Datum original, SortSupport ssup)
 {
     Lexid* v = resolve((Lexid*) PG_DETOAST_DATUM_PACKED(original), 0);
+    // The key leaves the charset out, so check here what the comparator would: one charset.
+    int32* first = (int32*) ssup->ssup_extra;
+    if (*first == 0)
+        *first = lexid_charset_id(v);
+    else if (*first != lexid_charset_id(v))
+        check_same_charset(v, lexid_make(*first, nullptr, 0));
     size_t n = lexid_length(v);
     const uint8* d = lexid_digits(v);
     uint64 key = (uint64) (n > 255 ? 255 : n) << 56;
@@ -434,6 +453,7 @@ Datum lexid_sortsupport(PG_FUNCTION_ARGS)
     SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
     ssup->comparator = fast_cmp;
     if (ssup->abbreviate) {
+        ssup->ssup_extra = MemoryContextAllocZero(ssup->ssup_cxt, sizeof(int32));
         ssup->abbrev_converter = abbrev_convert;
         ssup->abbrev_abort = abbrev_abort;
         ssup->abbrev_full_comparator = fast_cmp;

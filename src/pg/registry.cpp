@@ -20,6 +20,7 @@ extern "C" {
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
+#include "mb/pg_wchar.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -127,7 +128,7 @@ Oid extension_schema_oid()
 // Loads one registry row into the cache; returns nullptr if there is none.
 const Charset* load(const char* condition, const char* value)
 {
-    char* sql = psprintf("SELECT id::text, name, symbols, case_insensitive::text FROM %s WHERE %s",
+    char* sql = psprintf("SELECT id::pg_catalog.text, name, symbols, case_insensitive::pg_catalog.text FROM %s WHERE %s",
                          extension_relation("idseq_charset_registry"), condition);
     const char* args[1] = {value};
     const Charset* out = nullptr;
@@ -142,6 +143,15 @@ const Charset* load(const char* condition, const char* value)
     }
     spi_end();
     return out;
+}
+
+// A name quoted in a message: at most 64 bytes, cut on a character boundary.
+const char* shown_name(const char* name)
+{
+    size_t len = strlen(name);
+    if (len <= 64)
+        return name;
+    return psprintf("%s...", pnstrdup(name, pg_mbcliplen(name, (int) len, 61)));
 }
 
 } // namespace
@@ -179,7 +189,7 @@ const Charset* charset_by_name(const char* name)
     ensure_cache();
     if (const Charset* cs = cached_by_name(name))
         return cs;
-    if (const Charset* cs = load("name = $1", name))
+    if (const Charset* cs = load("name OPERATOR(pg_catalog.=) $1", name))
         return cs;
     // Unknown: list the known names in the hint.
     StringInfoData known;
@@ -191,7 +201,7 @@ const Charset* charset_by_name(const char* name)
             appendStringInfoString(&known, c.name().c_str());
         }
     });
-    char* sql = psprintf("SELECT string_agg(name, ', ' ORDER BY name) FROM %s",
+    char* sql = psprintf("SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM %s",
                          extension_relation("idseq_charset_registry"));
     if (spi_query(sql, 0, nullptr, true) == 1) {
         char* custom = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
@@ -199,7 +209,7 @@ const Charset* charset_by_name(const char* name)
             appendStringInfo(&known, ", %s", custom);
     }
     spi_end();
-    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown charset \"%s\"", name),
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown charset \"%s\"", shown_name(name)),
                     errhint("Known charsets: %s. Create one with idseq_create_charset().", known.data)));
     pg_unreachable();
 }
@@ -247,7 +257,7 @@ const Charset* charset_by_id(int32 id)
         return found;
     char idtext[16];
     pg_ltoa(id, idtext);
-    if (const Charset* cs = load("id = $1::integer", idtext))
+    if (const Charset* cs = load("id OPERATOR(pg_catalog.=) $1::pg_catalog.int4", idtext))
         return cs;
     ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("charset with id %d does not exist", id),
                     errdetail("A lexid value refers to a custom charset that is not in the registry."),
@@ -283,8 +293,13 @@ const Charset* register_charset(const char* name, const char* symbols, bool case
     }
     char idtext[16];
     pg_ltoa(id, idtext);
+    if (const Charset* clash = load("id OPERATOR(pg_catalog.=) $1::pg_catalog.int4", idtext))
+        ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT),
+                        errmsg("charset name \"%s\" collides with the charset \"%s\"", name, clash->name().c_str()),
+                        errdetail("Both names hash to the charset id %d.", id),
+                        errhint("Choose another name.")));
     const char* args[4] = {idtext, name, symbols, case_insensitive ? "true" : "false"};
-    char* sql = psprintf("INSERT INTO %s (id, name, symbols, case_insensitive) VALUES ($1::int, $2, $3, $4::bool)",
+    char* sql = psprintf("INSERT INTO %s (id, name, symbols, case_insensitive) VALUES ($1::pg_catalog.int4, $2, $3, $4::pg_catalog.bool)",
                          extension_relation("idseq_charset_registry"));
     spi_query(sql, 4, args, false);
     spi_end();
@@ -319,7 +334,7 @@ const Charset* charset_by_name_or_null(const char* name)
     ensure_cache();
     if (const Charset* cs = cached_by_name(name))
         return cs;
-    return load("name = $1", name);
+    return load("name OPERATOR(pg_catalog.=) $1", name);
 }
 
 } // namespace idseq::pg

@@ -41,6 +41,19 @@ END $$;
 CREATE TRIGGER idseq_charset_registry_dedup BEFORE INSERT ON @extschema@.idseq_charset_registry
     FOR EACH ROW EXECUTE FUNCTION @extschema@.idseq_charset_registry_dedup();
 
+-- Stored values and IMMUTABLE functions rely on a charset never changing: rows are final.
+CREATE FUNCTION @extschema@.idseq_registry_final() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    RAISE EXCEPTION '% cannot be changed or removed', TG_TABLE_NAME
+        USING ERRCODE = 'object_not_in_prerequisite_state',
+              DETAIL = 'Stored values and indexes depend on every registered definition.',
+              HINT = 'Register a new definition under another name.';
+END $$;
+CREATE TRIGGER idseq_charset_registry_final BEFORE UPDATE OR DELETE OR TRUNCATE
+    ON @extschema@.idseq_charset_registry
+    FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.idseq_registry_final();
+
 CREATE FUNCTION @extschema@.idseq_create_charset(name text, symbols text, case_insensitive boolean DEFAULT false)
     RETURNS void AS 'MODULE_PATHNAME', 'idseq_create_charset' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
@@ -107,25 +120,25 @@ CREATE CAST (@extschema@.lexid AS text)
 
 -- comparison
 CREATE FUNCTION @extschema@.lexid_eq(@extschema@.lexid, @extschema@.lexid) RETURNS boolean
-    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_ne(@extschema@.lexid, @extschema@.lexid) RETURNS boolean
-    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_lt(@extschema@.lexid, @extschema@.lexid) RETURNS boolean
-    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_le(@extschema@.lexid, @extschema@.lexid) RETURNS boolean
-    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_gt(@extschema@.lexid, @extschema@.lexid) RETURNS boolean
-    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_ge(@extschema@.lexid, @extschema@.lexid) RETURNS boolean
-    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_cmp(@extschema@.lexid, @extschema@.lexid) RETURNS integer
-    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_sortsupport(internal) RETURNS void
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_hash(@extschema@.lexid) RETURNS integer
-    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_hash_extended(@extschema@.lexid, bigint) RETURNS bigint
-    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_larger(@extschema@.lexid, @extschema@.lexid) RETURNS @extschema@.lexid
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_smaller(@extschema@.lexid, @extschema@.lexid) RETURNS @extschema@.lexid

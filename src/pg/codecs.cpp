@@ -1,0 +1,184 @@
+// Display codecs and keyed public ids (API.md section 5): idseq_encode, idseq_decode,
+// idseq_scramble, idseq_unscramble.
+//
+// These run once per row, so the per-call work is kept to the codec itself:
+// - the charset argument is resolved once per call site: fn_extra holds a CodecTable (the
+//   core's plain-data copy of the charset) keyed by the charset text, rebuilt only when the
+//   text differs. Being a copy, it stays valid whatever the registry cache does with its
+//   own Charset objects;
+// - the scramble key is derived once per call site: fn_extra holds the derived 128-bit key
+//   keyed by the key's bytes;
+// - codes are built in a stack buffer and copied once into the result text.
+// fn_extra memory is palloc'd in fn_mcxt and holds plain data only.
+#include "charset.h"
+#include "codec.h"
+
+#include <cstring>
+#include <string_view>
+
+#include "boundary.h"
+#include "registry.h"
+
+extern "C" {
+PG_FUNCTION_INFO_V1(idseq_encode);
+PG_FUNCTION_INFO_V1(idseq_decode);
+PG_FUNCTION_INFO_V1(idseq_scramble);
+PG_FUNCTION_INFO_V1(idseq_unscramble);
+}
+
+using idseq::CodecTable;
+using idseq::pg::run;
+
+namespace {
+
+// fn_extra of idseq_encode / idseq_decode.
+struct CharsetSlot {
+    int name_len; // -1: the table is not keyed (being built, or the name is too long to keep)
+    char name[NAMEDATALEN];
+    CodecTable table;
+};
+
+// fn_extra of idseq_scramble / idseq_unscramble.
+struct KeySlot {
+    idseq::ScrambleKey key;
+    size_t len; // length of the key text kept at bytes
+    size_t cap; // room at bytes
+    char* bytes; // points just past the slot, in the same allocation
+};
+
+// PG_GETARG_TEXT_PP with the common case (a plain or short-header value) inline.
+inline text* arg_text(FunctionCallInfo fcinfo, int argno)
+{
+    struct varlena* p = (struct varlena*) DatumGetPointer(PG_GETARG_DATUM(argno));
+    if (unlikely(VARATT_IS_COMPRESSED(p) || VARATT_IS_EXTERNAL(p)))
+        p = pg_detoast_datum_packed(p);
+    return (text*) p;
+}
+
+inline bool same_bytes(const char* a, const char* b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+template <class T>
+T* alloc_in_fn_mcxt(FunctionCallInfo fcinfo, size_t size)
+{
+    MemoryContext cxt = fcinfo->flinfo ? fcinfo->flinfo->fn_mcxt : CurrentMemoryContext;
+    return static_cast<T*>(MemoryContextAlloc(cxt, size));
+}
+
+const CodecTable& resolve_codec_table(FunctionCallInfo fcinfo, text* arg, CharsetSlot* slot);
+
+// The compiled charset named by argument argno, cached per call site.
+inline const CodecTable& codec_table(FunctionCallInfo fcinfo, int argno)
+{
+    text* arg = arg_text(fcinfo, argno);
+    CharsetSlot* slot = fcinfo->flinfo ? static_cast<CharsetSlot*>(fcinfo->flinfo->fn_extra) : nullptr;
+    if (likely(slot != nullptr) && slot->name_len == (int) VARSIZE_ANY_EXHDR(arg) &&
+        same_bytes(slot->name, VARDATA_ANY(arg), (size_t) slot->name_len))
+        return slot->table;
+    return resolve_codec_table(fcinfo, arg, slot);
+}
+
+__attribute__((noinline)) const CodecTable& resolve_codec_table(FunctionCallInfo fcinfo, text* arg, CharsetSlot* slot)
+{
+    const char* name = VARDATA_ANY(arg);
+    const int len = (int) VARSIZE_ANY_EXHDR(arg);
+    const idseq::Charset* cs = idseq::pg::charset_by_text(arg); // 22023 for an unknown name
+    if (slot == nullptr) {
+        slot = alloc_in_fn_mcxt<CharsetSlot>(fcinfo, sizeof(CharsetSlot));
+        if (fcinfo->flinfo)
+            fcinfo->flinfo->fn_extra = slot;
+    }
+    slot->name_len = -1;
+    run([&] { CodecTable::build(*cs, slot->table); });
+    if (len < NAMEDATALEN) {
+        memcpy(slot->name, name, (size_t) len);
+        slot->name_len = len;
+    }
+    return slot->table;
+}
+
+// The derived key of argument argno, cached per call site.
+const idseq::ScrambleKey& scramble_key(FunctionCallInfo fcinfo, int argno)
+{
+    text* arg = arg_text(fcinfo, argno);
+    const char* key = VARDATA_ANY(arg);
+    const size_t len = VARSIZE_ANY_EXHDR(arg);
+    KeySlot* slot = fcinfo->flinfo ? static_cast<KeySlot*>(fcinfo->flinfo->fn_extra) : nullptr;
+    if (likely(slot != nullptr) && slot->len == len && memcmp(slot->bytes, key, len) == 0)
+        return slot->key;
+    idseq::ScrambleKey derived;
+    run([&] { derived = idseq::derive_key(std::string_view(key, len)); }); // 22023 for an empty key
+    if (slot == nullptr || slot->cap < len) {
+        if (slot != nullptr)
+            pfree(slot);
+        const size_t cap = len < 64 ? 64 : len;
+        slot = alloc_in_fn_mcxt<KeySlot>(fcinfo, sizeof(KeySlot) + cap);
+        slot->cap = cap;
+        slot->bytes = reinterpret_cast<char*>(slot + 1);
+        if (fcinfo->flinfo)
+            fcinfo->flinfo->fn_extra = slot;
+    }
+    slot->key = derived;
+    memcpy(slot->bytes, key, len);
+    slot->len = len;
+    return slot->key;
+}
+
+} // namespace
+
+extern "C" {
+
+// idseq_encode(id bigint, charset text DEFAULT 'base62', rotate integer DEFAULT 0,
+//              width integer DEFAULT 0) RETURNS text
+Datum idseq_encode(PG_FUNCTION_ARGS)
+{
+    const int64 id = PG_GETARG_INT64(0);
+    const CodecTable& cs = codec_table(fcinfo, 1);
+    const int32 rotate = PG_GETARG_INT32(2), width = PG_GETARG_INT32(3);
+    char buf[idseq::kMaxCodeBytes];
+    std::string_view code;
+    run([&] { code = idseq::encode(cs, id, rotate, width, buf); });
+    PG_RETURN_TEXT_P(cstring_to_text_with_len(code.data(), (int) code.size()));
+}
+
+// idseq_decode(code text, charset text DEFAULT 'base62', rotate integer DEFAULT 0,
+//              width integer DEFAULT 0) RETURNS bigint
+Datum idseq_decode(PG_FUNCTION_ARGS)
+{
+    text* code = arg_text(fcinfo, 0);
+    const CodecTable& cs = codec_table(fcinfo, 1);
+    const int32 rotate = PG_GETARG_INT32(2), width = PG_GETARG_INT32(3);
+    const std::string_view sv(VARDATA_ANY(code), VARSIZE_ANY_EXHDR(code));
+    int64 v = 0;
+    run([&] { v = idseq::decode(cs, sv, rotate, width); });
+    PG_RETURN_INT64(v);
+}
+
+// idseq_scramble(id bigint, key text, bits integer DEFAULT 63) RETURNS bigint
+Datum idseq_scramble(PG_FUNCTION_ARGS)
+{
+    const int64 id = PG_GETARG_INT64(0);
+    const idseq::ScrambleKey& key = scramble_key(fcinfo, 1);
+    const int32 bits = PG_GETARG_INT32(2);
+    int64 v = 0;
+    run([&] { v = idseq::scramble(id, key, bits); });
+    PG_RETURN_INT64(v);
+}
+
+// idseq_unscramble(id bigint, key text, bits integer DEFAULT 63) RETURNS bigint
+Datum idseq_unscramble(PG_FUNCTION_ARGS)
+{
+    const int64 id = PG_GETARG_INT64(0);
+    const idseq::ScrambleKey& key = scramble_key(fcinfo, 1);
+    const int32 bits = PG_GETARG_INT32(2);
+    int64 v = 0;
+    run([&] { v = idseq::unscramble(id, key, bits); });
+    PG_RETURN_INT64(v);
+}
+
+} // extern "C"
