@@ -22,3 +22,19 @@ SELECT '000'::lexid(digits) - '9'::lexid(digits) AS distance, lexid_from_rank(10
 \set VERBOSITY default
 SELECT 'AB!'::lexid;
 SELECT '0'::lexid(digits) - 1;
+
+-- ===== 4. display codecs and keyed public ids =====
+-- bigint -> short code and back, exactly; the seed's display form rotates two characters
+SELECT idseq_encode(11093174944930914, 'base64url', 2) AS seed_form,
+       idseq_decode('xinaS8QBh', 'base64url', 2) AS decoded,
+       idseq_encode(1001) AS base62, idseq_encode(1001, 'crockford32', 0, 6) AS fixed_width;
+-- people type Crockford codes in any case, with O for 0 and L for 1
+SELECT idseq_decode('9v95w8oc732', 'crockford32') AS typed_sloppily;
+-- public ids: a keyed permutation hides order and volume; the key decodes them back
+SELECT g AS id, idseq_encode(idseq_scramble(g, 'demo secret key'), 'base62') AS public_code,
+       idseq_unscramble(idseq_decode(idseq_encode(idseq_scramble(g, 'demo secret key'), 'base62')), 'demo secret key') AS back
+  FROM generate_series(1, 4) g;
+-- JavaScript-safe: ids above 2^53 travel as strings
+SELECT idseq_encode(9007199254740993, 'digits') AS as_text;
+-- one spelling per value: a second spelling is an error, not an alias
+SELECT idseq_decode('0G9');

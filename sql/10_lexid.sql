@@ -198,6 +198,3 @@ SELECT * FROM expect_error($$SELECT v FROM (VALUES ('A'::lexid(upper)), ('B'::le
 SELECT * FROM expect_error($$UPDATE idseq_charset_registry SET symbols = 'UOIEA' WHERE name = 'vowels'$$);
 SELECT * FROM expect_error($$DELETE FROM idseq_charset_registry WHERE name = 'vowels'$$);
 SELECT * FROM expect_error($$TRUNCATE idseq_charset_registry$$);
--- two names with the same 31-bit id: the second is refused with a clear error
-SELECT idseq_create_charset('col1j3', 'ABC');
-SELECT * FROM expect_error($$SELECT idseq_create_charset('ccev27', 'XYZ')$$);

@@ -96,13 +96,6 @@ int parse_width(std::string_view s)
          std::move(detail));
 }
 
-std::string time_range_detail(const Layout& layout)
-{
-    return "The layout " + quoted(layout.name) + " represents timestamps from " +
-        format_timestamp_us(layout.epoch_us) + " to " +
-        format_timestamp_us(last_ts_us(layout)) + ".";
-}
-
 // The id of in-range field values; any value out of range throws.
 int64_t place(const Layout& layout, const std::array<int64_t, kFieldCount>& values)
 {
@@ -142,6 +135,45 @@ std::string_view field_name(Field f)
 {
     static constexpr std::string_view names[kFieldCount] = {"time", "node", "seq", "rand"};
     return names[static_cast<size_t>(f)];
+}
+
+std::string time_range_detail(const Layout& layout)
+{
+    return "The layout " + quoted(layout.name) + " represents timestamps from " +
+        format_timestamp_us(layout.epoch_us) + " to " +
+        format_timestamp_us(last_ts_us(layout)) + ".";
+}
+
+void fail_timestamp_out_of_range(const Layout& layout, std::string_view ts_text)
+{
+    fail(ErrorKind::OutOfRange,
+         "timestamp " + quoted(ts_text) + " is out of range for snowflake layout " + quoted(layout.name),
+         time_range_detail(layout));
+}
+
+void validate_layout_name(std::string_view name)
+{
+    bool ok = !name.empty() && name.size() <= static_cast<size_t>(kMaxLayoutNameLength) &&
+        ((name[0] >= 'a' && name[0] <= 'z') || name[0] == '_');
+    for (char c : name)
+        ok = ok && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
+    if (!ok)
+        fail(ErrorKind::InvalidParameter, "invalid snowflake layout name " + quoted(name),
+             "A layout name is a lowercase letter or underscore followed by up to " +
+                 std::to_string(kMaxLayoutNameLength - 1) + " lowercase letters, digits or underscores.",
+             "Choose a name such as \"orders\".");
+}
+
+void validate_sql_field_widths(const Layout& layout)
+{
+    for (Field f : {Field::Node, Field::Seq, Field::Rand})
+        if (layout[f].width > kMaxSqlFieldBits)
+            fail(ErrorKind::InvalidParameter,
+                 "snowflake field " + quoted(field_name(f)) + " of " + std::to_string(layout[f].width) +
+                     " bits is too wide",
+                 "The node, seq and rand fields take at most " + std::to_string(kMaxSqlFieldBits) +
+                     " bits, so that their values fit an integer.",
+                 "Give the extra bits to the time field, or split them into seq and rand.");
 }
 
 int Layout::total_bits() const
@@ -271,6 +303,11 @@ std::string format_timestamp_us(int64_t ts_us)
 
 int64_t unit_of(const Layout& layout, int64_t ts_us)
 {
+    int64_t diff;
+    if (!__builtin_sub_overflow(ts_us, layout.epoch_us, &diff)) { // the usual case: no 128-bit division
+        int64_t q = diff / layout.unit_us;
+        return (diff % layout.unit_us < 0) ? q - 1 : q;
+    }
     return saturate(floor_div(i128{ts_us} - layout.epoch_us, layout.unit_us));
 }
 
@@ -290,10 +327,7 @@ int64_t pack(const Layout& layout, int64_t ts_us, int64_t node, int64_t seq, int
 {
     int64_t unit = unit_of(layout, ts_us);
     if (unit < 0 || unit > layout.max_value(Field::Time))
-        fail(ErrorKind::OutOfRange,
-             "timestamp " + quoted(format_timestamp_us(ts_us)) + " is out of range for snowflake layout " +
-                 quoted(layout.name),
-             time_range_detail(layout));
+        fail_timestamp_out_of_range(layout, format_timestamp_us(ts_us));
     return place(layout, {unit, node, seq, rand});
 }
 
@@ -373,8 +407,8 @@ void check_node_id(const Layout& layout, int64_t node_id)
         std::to_string(layout.max_value(Field::Node)) + ".";
     if (node_id < 0)
         fail(ErrorKind::Prerequisite, "idseq.node_id is not set", range,
-             "Set idseq.node_id to this server's unique node id in postgresql.conf or with ALTER SYSTEM, then reload "
-             "the configuration.");
+             "Give this server a node id no other server uses, in postgresql.conf or with ALTER SYSTEM SET "
+             "idseq.node_id = ..., then reload the configuration with SELECT pg_reload_conf().");
     if (node_id > layout.max_value(Field::Node))
         fail(ErrorKind::Prerequisite,
              "idseq.node_id value " + std::to_string(node_id) + " is too large for snowflake layout " +
@@ -388,6 +422,59 @@ void restart_from(GenState& state, int64_t durable_unit)
     finish_unit(state);
     state.reserved_unit = durable_unit;
     state.last_now = INT64_MIN;
+}
+
+int64_t lease_units(const Layout& layout, int64_t lease_us)
+{
+    if (lease_us <= 0)
+        return 0;
+    return static_cast<int64_t>((i128{lease_us} + layout.unit_us - 1) / layout.unit_us);
+}
+
+int64_t reservation_target(const Layout& layout, int64_t unit, int64_t now_unit, int64_t lease)
+{
+    const i128 ahead = i128{std::max(unit, now_unit)} + std::max<int64_t>(lease, 0);
+    const int64_t target = static_cast<int64_t>(std::min<i128>(ahead, layout.max_value(Field::Time)));
+    return std::max(target, unit);
+}
+
+int64_t counter_of(const Layout& layout, int64_t id)
+{
+    Field f = layout.has(Field::Seq) ? Field::Seq : Field::Rand; // neither: width 0, value 0
+    return (id >> layout[f].shift) & layout.max_value(f);
+}
+
+int64_t node_of(const Layout& layout, int64_t id)
+{
+    return (id >> layout[Field::Node].shift) & layout.max_value(Field::Node);
+}
+
+GenState resume_from_last_id(const Layout& layout, int64_t last_id, int64_t durable_unit, int64_t node_id)
+{
+    if (last_id < 0 || last_id > layout.max_id())
+        fail(ErrorKind::OutOfRange,
+             "snowflake id " + std::to_string(last_id) + " is out of range for layout " + quoted(layout.name),
+             "The layout " + quoted(layout.name) + " allows ids from 0 to " + std::to_string(layout.max_id()) + ".");
+    GenState state;
+    state.last_unit = (last_id >> layout[Field::Time].shift) & layout.max_value(Field::Time);
+    state.counter = counter_of(layout, last_id);
+    state.reserved_unit = durable_unit;
+    state.last_now = kInt64Min;
+    if (layout.has(Field::Node) && node_of(layout, last_id) != node_id)
+        finish_unit(state);
+    return state;
+}
+
+GenState rebuild_state(const Layout& layout, bool last_known, int64_t last_id, int64_t restart_unit,
+                       int64_t reserved_unit, int64_t node_id)
+{
+    GenState state;
+    if (last_known)
+        state = resume_from_last_id(layout, last_id, reserved_unit, node_id);
+    else
+        restart_from(state, restart_unit);
+    state.reserved_unit = std::max(reserved_unit, restart_unit);
+    return state;
 }
 
 } // namespace idseq

@@ -57,6 +57,17 @@ Layout parse_layout(std::string name, int64_t epoch_us, std::string_view fields_
 // The canonical field list, e.g. "time:41,node:10,seq:12"; parse_layout reads it back.
 std::string format_fields(const Layout& layout);
 
+// Layout names: a lowercase letter or underscore, then lowercase letters, digits or
+// underscores; at most kMaxLayoutNameLength characters. Throws Error(InvalidParameter).
+constexpr int kMaxLayoutNameLength = 63;
+void validate_layout_name(std::string_view name);
+
+// The node, seq and rand fields of a layout reachable from SQL are at most this wide, so
+// that every field value fits the integer arguments and results of snowflake_pack and
+// snowflake_unpack. Throws Error(InvalidParameter) naming the first field that is wider.
+constexpr int kMaxSqlFieldBits = 31;
+void validate_sql_field_widths(const Layout& layout);
+
 // The five built-in layouts of API.md section 4, in the table's order.
 const std::vector<Layout>& builtin_layouts();
 const Layout* builtin_layout(std::string_view name); // nullptr when there is none
@@ -77,6 +88,12 @@ int64_t unit_end_us(const Layout& layout, int64_t unit);
 int64_t last_ts_us(const Layout& layout);
 
 // ---- Pack / unpack ----------------------------------------------------------------------
+
+// "The layout "x" represents timestamps from <epoch> to <last representable time>."
+std::string time_range_detail(const Layout& layout);
+// The error pack raises for a timestamp outside the layout's range, for a timestamp the
+// caller spells itself (PostgreSQL's "infinity", or one past the int64 microsecond range).
+[[noreturn]] void fail_timestamp_out_of_range(const Layout& layout, std::string_view ts_text);
 
 // The id for a timestamp and field values. Throws Error(OutOfRange) when ts_us is before
 // the epoch or after the last representable time (the detail names the range as
@@ -163,5 +180,38 @@ void restart_from(GenState& state, int64_t durable_unit);
 
 // Marks the current unit as spent, so the next id starts a new unit.
 inline void finish_unit(GenState& state) { state.counter = kCounterSpent; }
+
+// ---- Durable state helpers (the PostgreSQL adapter's two paths) ---------------------------
+//
+// The durable high-water mark H (a unit) is kept ahead of the ids: every id ever issued has
+// unit <= H. A reservation for a step's unit moves H to reservation_target(...), making it
+// durable before any id under it is issued. lease_units > 0 reserves ahead, so that one
+// durable write covers many ids.
+
+// Units covering at least lease_us microseconds (rounded up; 0 for lease_us <= 0).
+int64_t lease_units(const Layout& layout, int64_t lease_us);
+// The new mark for a NeedReservation step: max(unit, now_unit + lease), never past the
+// layout's last unit, never below unit. (Saturating; unit must already fit the layout.)
+int64_t reservation_target(const Layout& layout, int64_t unit, int64_t now_unit, int64_t lease);
+
+// The generator's counter inside an id: its seq field, else its rand field, else 0.
+int64_t counter_of(const Layout& layout, int64_t id);
+// The node field of an id (0 when the layout has none).
+int64_t node_of(const Layout& layout, int64_t id);
+
+// The state of a generator that keeps only its last issued id (the path without shared
+// memory keeps it in an unlogged sequence): the next id follows last_id, or starts a new
+// unit when the node id changed since (node_id: the current idseq.node_id). Clock step-back
+// detection is the caller's (last_now stays unknown). Throws Error(OutOfRange) for an id
+// outside the layout.
+GenState resume_from_last_id(const Layout& layout, int64_t last_id, int64_t durable_unit, int64_t node_id);
+
+// The state of the path without shared memory, rebuilt for every id from what it shares:
+// the last id issued (when known), restart_unit -- the durable mark as read after the last id
+// became unknown, the restart point -- and reserved_unit, the durable mark as last read or
+// written. restart_unit must not follow the reservations: a restart point that moved with
+// them would ask for a new reservation on every attempt and never issue an id.
+GenState rebuild_state(const Layout& layout, bool last_known, int64_t last_id, int64_t restart_unit,
+                       int64_t reserved_unit, int64_t node_id);
 
 } // namespace idseq

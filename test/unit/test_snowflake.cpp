@@ -845,3 +845,251 @@ TEST(SnowflakeGenerator, NodeChangeStartsANewUnit)
     b = next(l, s, 8, 0);
     EXPECT_GT(compose(l, b.unit, 2, b.counter, 0), id_a);
 }
+
+// ---- Names and SQL limits -------------------------------------------------------------------
+
+TEST(SnowflakeLayout, NamesAndSqlFieldWidths)
+{
+    for (const char* ok : {"a", "_", "orders", "x_1", "abcdefghijklmnopqrstuvwxyz_0123456789_abcdefghijklmnopqrstuvwxy"})
+        EXPECT_NO_THROW(validate_layout_name(ok)) << ok;
+    for (const char* bad : {"", "1a", "A", "a-b", "a b", "é", "abcdefghijklmnopqrstuvwxyz_0123456789_abcdefghijklmnopqrstuvwxyzX"}) {
+        Error e = expect_error(ErrorKind::InvalidParameter, [&] { validate_layout_name(bad); });
+        EXPECT_EQ(std::string(e.what()), "invalid snowflake layout name \"" + std::string(bad) + "\"");
+    }
+    EXPECT_NO_THROW(validate_layout_name(std::string(63, 'a')));
+    expect_error(ErrorKind::InvalidParameter, [] { validate_layout_name(std::string(64, 'a')); });
+
+    for (const Layout& l : builtin_layouts())
+        EXPECT_NO_THROW(validate_sql_field_widths(l));
+    EXPECT_NO_THROW(validate_sql_field_widths(parse_layout("x", 0, "time:1,node:31,seq:31", 1)));
+    Error e = expect_error(ErrorKind::InvalidParameter,
+                           [] { validate_sql_field_widths(parse_layout("x", 0, "time:20,rand:32", 1)); });
+    EXPECT_STREQ(e.what(), "snowflake field \"rand\" of 32 bits is too wide");
+    expect_error(ErrorKind::InvalidParameter, [] { validate_sql_field_widths(parse_layout("x", 0, "time:2,node:40", 1)); });
+
+    Error t = expect_error(ErrorKind::OutOfRange, [] { fail_timestamp_out_of_range(builtin("snowflake"), "infinity"); });
+    EXPECT_STREQ(t.what(), "timestamp \"infinity\" is out of range for snowflake layout \"snowflake\"");
+    EXPECT_EQ(t.detail(), time_range_detail(builtin("snowflake")));
+}
+
+TEST(SnowflakeUnits, FastDivisionMatchesTheWideOne)
+{
+    std::mt19937_64 rng(11);
+    for (const Layout& l : all_layouts())
+        for (int i = 0; i < 20000; ++i) {
+            int64_t ts = static_cast<int64_t>(rng());
+            if (i % 2)
+                ts = l.epoch_us + static_cast<int64_t>(rng() % 2000001) - 1000000;
+            __extension__ typedef __int128 i128;
+            i128 d = i128{ts} - l.epoch_us, q = d / l.unit_us;
+            if (d % l.unit_us < 0)
+                --q;
+            q = std::max<i128>(std::min<i128>(q, std::numeric_limits<int64_t>::max()), std::numeric_limits<int64_t>::min());
+            ASSERT_EQ(unit_of(l, ts), static_cast<int64_t>(q)) << l.name << " " << ts;
+        }
+}
+
+// ---- Durable state helpers ------------------------------------------------------------------
+
+TEST(SnowflakeDurable, LeaseAndReservationTarget)
+{
+    const Layout& s = builtin("snowflake");
+    const Layout& sony = builtin("sonyflake");
+    EXPECT_EQ(lease_units(s, 1000000), 1000);
+    EXPECT_EQ(lease_units(sony, 1000000), 100);
+    EXPECT_EQ(lease_units(sony, 10001), 2);
+    EXPECT_EQ(lease_units(sony, 1), 1);
+    EXPECT_EQ(lease_units(s, 0), 0);
+    EXPECT_EQ(lease_units(s, -5), 0);
+    EXPECT_EQ(lease_units(s, std::numeric_limits<int64_t>::max()), std::numeric_limits<int64_t>::max() / 1000 + 1);
+
+    EXPECT_EQ(reservation_target(s, 100, 100, 1000), 1100);
+    EXPECT_EQ(reservation_target(s, 100, 50, 1000), 1100); // clock behind: ahead of the unit
+    EXPECT_EQ(reservation_target(s, 100, 500, 1000), 1500); // unit behind the clock: ahead of the clock
+    EXPECT_EQ(reservation_target(s, 100, 100, 0), 100);
+    const int64_t top = s.max_value(Field::Time);
+    EXPECT_EQ(reservation_target(s, top - 5, top - 5, 1000), top);
+    EXPECT_EQ(reservation_target(s, top, std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::max()), top);
+    Layout t63 = parse_layout("t63", 0, "time:63", 1);
+    EXPECT_EQ(reservation_target(t63, 5, std::numeric_limits<int64_t>::max(), 10), std::numeric_limits<int64_t>::max());
+}
+
+TEST(SnowflakeDurable, ResumeFromLastId)
+{
+    const Layout& s = builtin("snowflake");
+    int64_t id = compose(s, 777, 5, 42, 0);
+    GenState st = resume_from_last_id(s, id, 800, 5);
+    EXPECT_EQ(st.last_unit, 777);
+    EXPECT_EQ(st.counter, 42);
+    EXPECT_EQ(st.reserved_unit, 800);
+    EXPECT_EQ(st.last_now, std::numeric_limits<int64_t>::min());
+    Step n = next(s, st, 777, 0);
+    EXPECT_EQ(n.kind, Step::Issue);
+    EXPECT_EQ(n.counter, 43);
+    EXPECT_EQ(n.clock_back, 0);
+    EXPECT_GT(compose(s, n.unit, 5, n.counter, 0), id);
+
+    // Another node id: the unit is finished, so the next id is greater even for a smaller node.
+    GenState other = resume_from_last_id(s, id, 800, 4);
+    EXPECT_EQ(other.counter, kCounterSpent);
+    EXPECT_EQ(next(s, other, 777, 0).kind, Step::WaitForClock);
+    Step m = next(s, other, 700, 0);
+    EXPECT_EQ(m.unit, 778);
+    EXPECT_GT(compose(s, m.unit, 4, m.counter, 0), id);
+
+    // A spent unit, a rand counter, a layout with neither.
+    GenState spent = resume_from_last_id(s, compose(s, 9, 5, 4095, 0), 9, 5);
+    Step need = next(s, spent, 3, 0);
+    EXPECT_EQ(need.kind, Step::NeedReservation);
+    EXPECT_EQ(need.unit, 10);
+    const Layout& ns = builtin("nonsequential");
+    GenState r = resume_from_last_id(ns, compose(ns, 50, 1, 1234, 0), 60, 1);
+    EXPECT_EQ(r.counter, 1234);
+    EXPECT_EQ(next(ns, r, 50, 0).counter, 1235);
+    EXPECT_EQ(counter_of(builtin("display60"), compose(builtin("display60"), 3, 0, 17, ~uint64_t{0})), 17);
+    EXPECT_EQ(node_of(builtin("sonyflake"), compose(builtin("sonyflake"), 3, 65535, 17, 0)), 65535);
+    Layout per_unit = parse_layout("per_unit", 0, "time:50,node:5", kMs);
+    GenState p = resume_from_last_id(per_unit, compose(per_unit, 20, 3, 0, 0), 30, 3);
+    EXPECT_EQ(next(per_unit, p, 20, 0).kind, Step::WaitForClock);
+    EXPECT_EQ(next(per_unit, p, 21, 0).unit, 21);
+
+    expect_error(ErrorKind::OutOfRange, [&] { resume_from_last_id(s, -1, 0, 0); });
+    expect_error(ErrorKind::OutOfRange, [&] { resume_from_last_id(builtin("display60"), int64_t{1} << 60, 0, 0); });
+}
+
+namespace {
+
+// A simulated server with both of the adapter's paths. Durable: H, the high-water mark (a
+// WAL-logged sequence: survives crashes, restarts and promotion). Volatile: the shared
+// GenState (shared memory: lost at every restart) and P, the last id of the path without
+// shared memory (an unlogged sequence: survives a clean restart, reset to "unknown" by a
+// crash or a promotion, and reset by the shared-memory path when it takes over). Without
+// shared memory, each of two backends keeps its own view of H: base, read at its first call
+// in this run (its restart point), and mark, updated by its reservations.
+struct Server {
+    const Layout& layout;
+    int64_t H = -1;
+    bool fast = true;
+    bool shared_ready = false;
+    GenState shared;
+    int64_t shared_node = -1;
+    int64_t P = -1; // -1: unknown
+    int64_t lease = 0;
+    struct Backend {
+        int64_t base = -1, mark = -1;
+        bool started = false;
+    } backends[2];
+    std::mt19937_64 rng{9};
+
+    explicit Server(const Layout& l) : layout(l) {}
+
+    int64_t reserve(int64_t unit, int64_t now) // under the layout's lock: setval + XLogFlush
+    {
+        if (H < unit)
+            H = std::max(H, reservation_target(layout, unit, now, lease));
+        return H;
+    }
+
+    // One snowflake_nextval; the clock in units. Returns -1 when it would wait for the clock.
+    int64_t nextval(int64_t now, int64_t node, int which)
+    {
+        if (fast) {
+            if (!shared_ready) { // first use after a start: take over from the durable mark
+                restart_from(shared = GenState{}, H);
+                P = -1;
+                shared_ready = true;
+            }
+            if (layout.has(Field::Node) && shared_node != node)
+                finish_unit(shared);
+            for (;;) {
+                Step s = next(layout, shared, now, rng());
+                if (s.kind == Step::NeedReservation) {
+                    shared.reserved_unit = reserve(s.unit, now);
+                    continue;
+                }
+                if (s.kind == Step::WaitForClock)
+                    return -1;
+                EXPECT_LE(s.unit, H); // durable before it is issued
+                shared_node = node;
+                return compose(layout, s.unit, node, s.counter, rng());
+            }
+        }
+        Backend& b = backends[which];
+        if (!b.started) {
+            b.base = b.mark = H;
+            b.started = true;
+        }
+        for (int attempt = 0;; ++attempt) {
+            EXPECT_LT(attempt, 5) << "the path without shared memory does not converge";
+            if (attempt >= 5)
+                return -2;
+            GenState st = rebuild_state(layout, P >= 0, P, b.base, b.mark, node);
+            Step s = next(layout, st, now, rng()); // the state is thrown away: only P keeps it
+            if (s.kind == Step::NeedReservation) {
+                b.mark = reserve(s.unit, now);
+                continue;
+            }
+            if (s.kind == Step::WaitForClock)
+                return -1;
+            EXPECT_LE(s.unit, H);
+            P = compose(layout, s.unit, node, s.counter, rng());
+            return P;
+        }
+    }
+
+    void crash() // also a promotion: the backends are gone
+    {
+        shared_ready = false;
+        P = -1;
+        backends[0] = backends[1] = Backend{};
+    }
+    void clean_restart(bool preload)
+    {
+        shared_ready = false;
+        fast = preload;
+        backends[0] = backends[1] = Backend{};
+    }
+};
+
+} // namespace
+
+TEST(SnowflakeDurable, BothPathsCrashesRestartsAndNodeChangesNeverRepeat)
+{
+    for (const char* name : {"snowflake", "sonyflake", "display60", "nonsequential"}) {
+        SCOPED_TRACE(name);
+        const Layout& l = builtin(name);
+        Server srv(l);
+        std::mt19937_64 rng(10);
+        int64_t now = 10 * kHourUs / l.unit_us;
+        int64_t prev = -1;
+        int64_t node = l.has(Field::Node) ? 7 : 0;
+        int issued = 0;
+        for (int i = 0; i < 200000; ++i) {
+            uint64_t r = rng() % 10000;
+            if (r < 8000)
+                now += static_cast<int64_t>(rng() % 2);
+            else if (r < 9900)
+                ;
+            else if (r < 9930)
+                now -= static_cast<int64_t>(rng() % 5000); // clock steps back
+            else if (r < 9940) {
+                srv.crash();
+                now -= static_cast<int64_t>(rng() % 5000);
+            } else if (r < 9960)
+                srv.clean_restart(rng() % 2 == 0); // with or without preload
+            else if (l.has(Field::Node))
+                node = node == 7 ? 3 : 7; // a reload changes idseq.node_id
+            srv.lease = static_cast<int64_t>(rng() % 50);
+            int64_t id = srv.nextval(now, node, static_cast<int>(rng() % 2));
+            ASSERT_NE(id, -2);
+            if (id < 0) {
+                ++now;
+                continue;
+            }
+            ASSERT_GT(id, prev) << "step " << i;
+            prev = id;
+            ++issued;
+        }
+        EXPECT_GT(issued, 150000);
+    }
+}

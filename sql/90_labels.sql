@@ -1,0 +1,105 @@
+-- Honest labels (issue 6, STYLE.md "Honest labels, tested"): every function, operator,
+-- operator class and cast of the extension with the properties the planner trusts.
+-- Volatility: i = IMMUTABLE, s = STABLE, v = VOLATILE; parallel: s = SAFE, r = RESTRICTED,
+-- u = UNSAFE; kind: f = function, a = aggregate.
+\pset null '(null)'
+\x off
+CREATE TEMP VIEW ext_functions AS
+SELECT p.oid, p.proname, pg_get_function_identity_arguments(p.oid) AS args,
+       pg_get_function_result(p.oid) AS result, p.prokind, p.provolatile, p.proparallel,
+       p.proisstrict, p.prosecdef, p.proleakproof, l.lanname, p.proretset, p.proconfig
+  FROM pg_proc p
+  JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+  JOIN pg_extension e ON e.oid = d.refobjid AND d.refclassid = 'pg_extension'::regclass
+  JOIN pg_language l ON l.oid = p.prolang
+ WHERE e.extname = 'idseq';
+
+SELECT proname, args, prokind AS kind, provolatile AS vol, proparallel AS par, proisstrict AS strict,
+       prosecdef AS secdef, proleakproof AS leakproof, lanname AS lang
+  FROM ext_functions ORDER BY proname, args;
+
+-- The review. The generators, which change state (sequences, registries, the snowflake
+-- high-water mark), must be VOLATILE and PARALLEL UNSAFE:
+SELECT proname, args, provolatile AS vol, proparallel AS par, proisstrict AS strict, lanname AS lang
+  FROM ext_functions
+ WHERE proname IN ('nextval_lexid', 'lexid_block', 'nextval_code', 'create_code_sequence',
+                   'idseq_create_charset', 'snowflake_create_layout', 'snowflake_nextval')
+ ORDER BY proname, args;
+-- Everything else is a pure function of its arguments (charsets and layouts cannot be
+-- redefined, so a name always means the same symbols or fields): IMMUTABLE STRICT PARALLEL
+-- SAFE. Listed here are the exceptions, each with its reason below.
+SELECT proname, args, prokind AS kind, provolatile AS vol, proparallel AS par, proisstrict AS strict,
+       result
+  FROM ext_functions
+ WHERE proname NOT IN ('nextval_lexid', 'lexid_block', 'nextval_code', 'create_code_sequence',
+                       'idseq_create_charset', 'snowflake_create_layout', 'snowflake_nextval')
+   AND NOT (provolatile = 'i' AND proparallel = 's' AND proisstrict)
+ ORDER BY proname, args;
+-- - min(lexid), max(lexid): aggregates, never strict themselves; their transition function
+--   (lexid_smaller, lexid_larger) is IMMUTABLE STRICT PARALLEL SAFE and they are PARALLEL SAFE
+--   with a combine function.
+-- - idseq_builtin_charsets(), idseq_snowflake_builtin_layouts(): no arguments, so STRICT
+--   means nothing; constant tables, IMMUTABLE PARALLEL SAFE.
+-- - idseq_charset_registry_dedup(): a trigger function.
+-- - lexid_typmod_in: runs when a type name lexid(...) is parsed; the self-describing
+--   lexid(name, 'symbols') that pg_dump writes may register the charset (an INSERT), so it
+--   is PARALLEL UNSAFE. Its STABLE label understates that write; a type modifier input
+--   function runs only while a statement is parsed, where the label has no effect.
+
+-- LEAKPROOF (may run before a row-level security or security-barrier filter): the equality,
+-- ordering and hash support of lexid, so that indexes stay usable under row-level security.
+-- They raise an error only when two values of different charsets meet (42804, naming the
+-- two charsets), when an untyped literal of the query does not spell a value of the other
+-- side's charset (22P02), or when a value refers to a charset missing from the registry.
+SELECT proname, args FROM ext_functions WHERE proleakproof ORDER BY proname;
+
+-- No function runs with its owner's rights, and only the PL/pgSQL ones pin a search_path.
+SELECT proname, prosecdef, lanname, proconfig FROM ext_functions
+ WHERE prosecdef OR proconfig IS NOT NULL OR lanname NOT IN ('c', 'internal')
+ ORDER BY proname;
+
+-- Operators: commutator, negator, estimators, merge and hash support.
+SELECT o.oprname AS op, format_type(o.oprleft, NULL) AS lhs, format_type(o.oprright, NULL) AS rhs,
+       format_type(o.oprresult, NULL) AS result, o.oprcode::regprocedure AS function,
+       o.oprcom::regoperator AS commutator, o.oprnegate::regoperator AS negator,
+       o.oprrest AS restrict, o.oprjoin AS join, o.oprcanmerge AS merges, o.oprcanhash AS hashes
+  FROM pg_operator o
+  JOIN pg_depend d ON d.classid = 'pg_operator'::regclass AND d.objid = o.oid AND d.deptype = 'e'
+  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq'
+ ORDER BY o.oprname, rhs;
+-- each comparison operator's commutator and negator point back at it
+SELECT o.oprname, c.oprcom = o.oid AS commutator_symmetric, n.oprnegate = o.oid AS negator_symmetric
+  FROM pg_operator o
+  JOIN pg_depend d ON d.classid = 'pg_operator'::regclass AND d.objid = o.oid AND d.deptype = 'e'
+  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq'
+  LEFT JOIN pg_operator c ON c.oid = o.oprcom
+  LEFT JOIN pg_operator n ON n.oid = o.oprnegate
+ WHERE o.oprresult = 'boolean'::regtype
+ ORDER BY o.oprname;
+
+-- Operator classes and their members.
+SELECT am.amname AS method, opc.opcname AS opclass, format_type(opc.opcintype, NULL) AS type,
+       opc.opcdefault AS is_default
+  FROM pg_opclass opc JOIN pg_am am ON am.oid = opc.opcmethod
+  JOIN pg_depend d ON d.classid = 'pg_opclass'::regclass AND d.objid = opc.oid AND d.deptype = 'e'
+  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq'
+ ORDER BY 1, 2;
+SELECT am.amname AS method, 'operator ' || ao.amopstrategy AS member, ao.amopopr::regoperator::text AS what
+  FROM pg_amop ao JOIN pg_opfamily f ON f.oid = ao.amopfamily JOIN pg_am am ON am.oid = f.opfmethod
+ WHERE f.opfname IN ('lexid_ops', 'lexid_hash_ops')
+UNION ALL
+SELECT am.amname, 'function ' || ap.amprocnum, ap.amproc::regprocedure::text
+  FROM pg_amproc ap JOIN pg_opfamily f ON f.oid = ap.amprocfamily JOIN pg_am am ON am.oid = f.opfmethod
+ WHERE f.opfname IN ('lexid_ops', 'lexid_hash_ops')
+ ORDER BY 1, 2;
+
+-- Casts and the type.
+SELECT format_type(c.castsource, NULL) AS source, format_type(c.casttarget, NULL) AS target,
+       c.castfunc::regprocedure AS function, c.castcontext AS context
+  FROM pg_cast c
+  JOIN pg_depend d ON d.classid = 'pg_cast'::regclass AND d.objid = c.oid AND d.deptype = 'e'
+  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq'
+ ORDER BY 1, 2;
+SELECT t.typname, t.typlen, t.typalign, t.typstorage, t.typcategory, t.typinput, t.typoutput,
+       t.typreceive, t.typsend, t.typmodin, t.typmodout, t.typcollation <> 0 AS collatable
+  FROM pg_type t WHERE t.typname = 'lexid';

@@ -1,0 +1,134 @@
+
+-- ===== snowflake ids (API.md section 4) =====
+
+-- Validates a layout definition and returns its canonical field list; raises the error a bad
+-- definition deserves (22023, or 42710 for a built-in name). Also the registry's CHECK.
+CREATE FUNCTION @extschema@.idseq_snowflake_check(name text, epoch timestamptz, fields text, time_unit interval)
+    RETURNS text AS 'MODULE_PATHNAME', 'idseq_snowflake_check' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Custom layouts. Each has two sequences of its own, created by snowflake_create_layout:
+-- state_seq, the durable high-water mark (a time unit; WAL-logged, so crash recovery and
+-- standbys inherit it), and last_id_seq (unlogged), the last id the generator issued while
+-- running without shared memory. See src/pg/snowflake.cpp.
+CREATE TABLE @extschema@.idseq_layout_registry (
+    name text PRIMARY KEY,
+    epoch timestamptz NOT NULL,
+    fields text NOT NULL,
+    time_unit interval NOT NULL,
+    state_seq regclass NOT NULL,
+    last_id_seq regclass NOT NULL,
+    CONSTRAINT idseq_layout_registry_valid
+        CHECK (@extschema@.idseq_snowflake_check(name, epoch, fields, time_unit) = fields)
+);
+COMMENT ON TABLE @extschema@.idseq_layout_registry IS
+    'custom snowflake layouts of idseq; add rows with snowflake_create_layout()';
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_layout_registry', '');
+-- Layout definitions are not secret, and every user of snowflake_pack() reads them.
+GRANT SELECT ON @extschema@.idseq_layout_registry TO PUBLIC;
+-- Stored ids, IMMUTABLE functions and the generators' state rely on a layout never changing.
+CREATE TRIGGER idseq_layout_registry_final BEFORE UPDATE OR DELETE OR TRUNCATE
+    ON @extschema@.idseq_layout_registry
+    FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.idseq_registry_final();
+
+-- The built-in layouts' state: the high-water marks are dumped (a restored database goes on
+-- above them); the last-id sequences are volatile by design.
+CREATE SEQUENCE @extschema@.idseq_sf_state_snowflake MINVALUE -1 START -1;
+CREATE SEQUENCE @extschema@.idseq_sf_state_instagram MINVALUE -1 START -1;
+CREATE SEQUENCE @extschema@.idseq_sf_state_sonyflake MINVALUE -1 START -1;
+CREATE SEQUENCE @extschema@.idseq_sf_state_display60 MINVALUE -1 START -1;
+CREATE SEQUENCE @extschema@.idseq_sf_state_nonsequential MINVALUE -1 START -1;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_sf_state_snowflake', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_sf_state_instagram', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_sf_state_sonyflake', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_sf_state_display60', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_sf_state_nonsequential', '');
+CREATE UNLOGGED SEQUENCE @extschema@.idseq_sf_last_snowflake MINVALUE -1 START -1;
+CREATE UNLOGGED SEQUENCE @extschema@.idseq_sf_last_instagram MINVALUE -1 START -1;
+CREATE UNLOGGED SEQUENCE @extschema@.idseq_sf_last_sonyflake MINVALUE -1 START -1;
+CREATE UNLOGGED SEQUENCE @extschema@.idseq_sf_last_display60 MINVALUE -1 START -1;
+CREATE UNLOGGED SEQUENCE @extschema@.idseq_sf_last_nonsequential MINVALUE -1 START -1;
+
+CREATE FUNCTION @extschema@.snowflake_create_layout(name text, epoch timestamptz, fields text,
+                                                    time_unit interval DEFAULT '1 millisecond')
+RETURNS void LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    canonical text;
+    nsp text;
+    base text;
+    state_name text;
+    last_name text;
+    reg_owner text;
+    old record;
+BEGIN
+    IF name IS NULL OR epoch IS NULL OR fields IS NULL OR time_unit IS NULL THEN
+        RAISE EXCEPTION 'a snowflake layout definition cannot contain null values'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    canonical := @extschema@.idseq_snowflake_check(name, epoch, fields, time_unit);
+    -- one creator at a time, so that the duplicate check below is reliable
+    LOCK TABLE @extschema@.idseq_layout_registry IN SHARE ROW EXCLUSIVE MODE;
+    SELECT r.fields, r.epoch, r.time_unit INTO old
+      FROM @extschema@.idseq_layout_registry r WHERE r.name = snowflake_create_layout.name;
+    IF FOUND THEN
+        RAISE EXCEPTION 'snowflake layout "%" already exists', name
+            USING ERRCODE = 'duplicate_object',
+                  DETAIL = format('Its fields are "%s", its epoch is %s and its time unit is %s.',
+                                  old.fields, old.epoch, old.time_unit),
+                  HINT = 'Layouts cannot be redefined; create one under another name.';
+    END IF;
+
+    SELECT n.nspname, pg_catalog.pg_get_userbyid(c.relowner) INTO nsp, reg_owner
+      FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.oid = '@extschema@.idseq_layout_registry'::pg_catalog.regclass;
+    base := CASE WHEN length(name) <= 48 THEN name ELSE left(name, 39) || '_' || left(md5(name), 8) END;
+    state_name := 'idseq_sf_state_' || base;
+    last_name := 'idseq_sf_last_' || base;
+    EXECUTE format('CREATE SEQUENCE %I.%I MINVALUE -1 START -1', nsp, state_name);
+    EXECUTE format('CREATE UNLOGGED SEQUENCE %I.%I MINVALUE -1 START -1', nsp, last_name);
+    -- The sequences go with the registry (DROP EXTENSION drops them), which needs one owner.
+    IF current_user <> reg_owner THEN
+        EXECUTE format('ALTER SEQUENCE %I.%I OWNER TO %I', nsp, state_name, reg_owner);
+        EXECUTE format('ALTER SEQUENCE %I.%I OWNER TO %I', nsp, last_name, reg_owner);
+    END IF;
+    EXECUTE format('ALTER SEQUENCE %I.%I OWNED BY %I.idseq_layout_registry.name', nsp, state_name, nsp);
+    EXECUTE format('ALTER SEQUENCE %I.%I OWNED BY %I.idseq_layout_registry.name', nsp, last_name, nsp);
+    INSERT INTO @extschema@.idseq_layout_registry (name, epoch, fields, time_unit, state_seq, last_id_seq)
+    VALUES (name, epoch, canonical, time_unit,
+            format('%I.%I', nsp, state_name)::regclass, format('%I.%I', nsp, last_name)::regclass);
+END $$;
+
+CREATE FUNCTION @extschema@.idseq_snowflake_builtin_layouts(OUT name text, OUT epoch timestamptz, OUT fields text,
+                                                            OUT time_unit interval)
+    RETURNS SETOF record AS 'MODULE_PATHNAME', 'idseq_snowflake_builtin_layouts'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.idseq_snowflake_describe(epoch timestamptz, fields text, time_unit interval,
+                                                     OUT time_bits integer, OUT node_bits integer,
+                                                     OUT seq_bits integer, OUT rand_bits integer,
+                                                     OUT last_time timestamptz)
+    RETURNS record AS 'MODULE_PATHNAME', 'idseq_snowflake_describe' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE VIEW @extschema@.snowflake_layouts AS
+    SELECT l.name, l.epoch, l.fields, l.time_unit, d.time_bits, d.node_bits, d.seq_bits, d.rand_bits,
+           d.last_time, l.builtin
+      FROM (SELECT b.name, b.epoch, b.fields, b.time_unit, true AS builtin
+              FROM @extschema@.idseq_snowflake_builtin_layouts() b
+            UNION ALL
+            SELECT r.name, r.epoch, r.fields, r.time_unit, false
+              FROM @extschema@.idseq_layout_registry r) l,
+           LATERAL @extschema@.idseq_snowflake_describe(l.epoch, l.fields, l.time_unit) d;
+
+CREATE FUNCTION @extschema@.snowflake_pack(layout text, ts timestamptz, node integer DEFAULT 0,
+                                           seq integer DEFAULT 0, rand integer DEFAULT 0)
+    RETURNS bigint AS 'MODULE_PATHNAME', 'snowflake_pack' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.snowflake_unpack(id bigint, layout text DEFAULT 'snowflake')
+    RETURNS TABLE(ts timestamptz, node integer, seq integer, rand integer)
+    AS 'MODULE_PATHNAME', 'snowflake_unpack' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1;
+CREATE FUNCTION @extschema@.snowflake_timestamp(id bigint, layout text DEFAULT 'snowflake')
+    RETURNS timestamptz AS 'MODULE_PATHNAME', 'snowflake_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.snowflake_min_id(ts timestamptz, layout text DEFAULT 'snowflake')
+    RETURNS bigint AS 'MODULE_PATHNAME', 'snowflake_min_id' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- PARALLEL UNSAFE like nextval(): a call may have to move the durable high-water mark.
+CREATE FUNCTION @extschema@.snowflake_nextval(layout text DEFAULT 'snowflake')
+    RETURNS bigint AS 'MODULE_PATHNAME', 'snowflake_nextval' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;

@@ -1,0 +1,90 @@
+# The server's clock steps back an hour while snowflake_nextval runs under load (the
+# superuser-only testing setting idseq.test_clock_offset_ms, set with ALTER SYSTEM and a
+# reload, so every backend's clock jumps in the middle of its pgbench run), then forward
+# again. No id repeats, every backend's ids keep increasing, their time does not follow the
+# clock back, nobody waits for the clock to catch up, and a warning is logged. Done with
+# shared memory and without.
+use strict;
+use warnings;
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('sf_clock');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'idseq'
+idseq.node_id = 9
+max_connections = 30
+log_statement = none
+});
+$node->start;
+$node->safe_psql('postgres', q{
+    CREATE EXTENSION idseq;
+    CREATE TABLE ids (id bigint PRIMARY KEY, round int, pid int, xid bigint, g int,
+                      at timestamptz DEFAULT clock_timestamp());
+});
+my $script_file = $node->basedir . '/load.sql';
+append_to_file($script_file, q{
+INSERT INTO ids (id, round, pid, xid, g)
+SELECT snowflake_nextval(), :round, pg_backend_pid(), pg_current_xact_id()::text::bigint, g
+  FROM generate_series(1, 500) g;
+});
+
+sub set_offset
+{
+    my ($ms) = @_;
+    $node->safe_psql('postgres', "ALTER SYSTEM SET idseq.test_clock_offset_ms = $ms; SELECT pg_reload_conf();");
+}
+
+sub clock_round
+{
+    my ($round) = @_;
+    my $log_offset = -s $node->logfile;
+    my ($out, $err) = ('', '');
+    my $bench = IPC::Run::start(
+        [ 'pgbench', '--no-vacuum', '--client=4', '--jobs=2', '--time=6', '--protocol=prepared',
+          "--define=round=$round", "--file=$script_file", '--host=' . $node->host, '--port=' . $node->port,
+          'postgres' ],
+        '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    ok($node->poll_query_until('postgres', "SELECT count(*) >= 20000 FROM ids WHERE round = $round"),
+        "round $round: load is running");
+    my $max_before_step = $node->safe_psql('postgres', "SELECT max(id) FROM ids WHERE round = $round");
+    set_offset(-3600000);
+    sleep 2;
+    set_offset(0);
+    $bench->finish;
+    is($?, 0, "round $round: pgbench ran without an error");
+    my @warnings = ($err =~ /WARNING:  system clock went back by/g);
+    note("pgbench saw " . scalar(@warnings) . " warnings");
+
+    my $res = $node->safe_psql('postgres', qq{
+        SELECT count(*), count(DISTINCT pid),
+               (SELECT count(*) FROM (SELECT id <= lag(id) OVER (PARTITION BY pid ORDER BY xid, g) AS bad
+                                        FROM ids WHERE round = $round) s WHERE bad),
+               count(*) FILTER (WHERE id > $max_before_step),
+               bool_and(snowflake_timestamp(id) > at - interval '10 minutes'),
+               max(at) - min(at) < interval '30 seconds'
+          FROM ids WHERE round = $round});
+    my ($n, $backends, $bad, $after, $time_kept, $no_wait) = split /\|/, $res;
+    cmp_ok($n, '>=', 20000, "round $round: $n ids, all distinct (primary key)");
+    is($bad, 0, "round $round: each of $backends backends drew increasing ids across the steps");
+    cmp_ok($after, '>', 10000, "round $round: $after ids were issued after the step back");
+    is($time_kept, 't', "round $round: no id took the clock's time an hour back");
+    is($no_wait, 't', "round $round: nobody waited for the clock to catch up");
+    ok($node->log_contains(qr/WARNING:  system clock went back by 3[56]\d{5} ms/, $log_offset),
+        "round $round: the step back was logged as a warning");
+}
+
+clock_round(1);
+
+$node->append_conf('postgresql.conf', "shared_preload_libraries = ''\n");
+$node->restart;
+is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'), '', 'restarted without preload');
+clock_round(2);
+is($node->safe_psql('postgres', 'SELECT count(*) FROM ids WHERE round = 2 AND id <= (SELECT max(id) FROM ids WHERE round = 1)'),
+    0, 'round 2 lies above round 1');
+
+$node->stop;
+done_testing();
