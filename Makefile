@@ -44,14 +44,28 @@ CORE_CXX     ?= g++
 CORE_FLAGS    = -std=c++17 $(WARN) -Isrc/core -g
 UNIT_SRCS     = $(sort $(wildcard test/unit/*.cpp))
 
-build/unit_tests: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h)
-	@mkdir -p build
-	$(CORE_CXX) $(CORE_FLAGS) -O2 $(CORE_SRCS) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
+CORE_HDRS      = $(wildcard src/core/*.h)
+SAN_FLAGS      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# The core is compiled once per flavour and linked into each test binary.
+build/opt/%.o: src/core/%.cpp $(CORE_HDRS)
+	@mkdir -p build/opt
+	$(CORE_CXX) $(CORE_FLAGS) -O2 -c $< -o $@
+build/san/%.o: src/core/%.cpp $(CORE_HDRS)
+	@mkdir -p build/san
+	clang++ $(CORE_FLAGS) -O1 $(SAN_FLAGS) -c $< -o $@
+build/fuzz/%.o: src/core/%.cpp $(CORE_HDRS)
+	@mkdir -p build/fuzz
+	clang++ $(CORE_FLAGS) -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -c $< -o $@
 
-build/unit_tests_san: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h)
-	@mkdir -p build
-	clang++ $(CORE_FLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-	  $(CORE_SRCS) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
+CORE_OPT  = $(patsubst src/core/%.cpp,build/opt/%.o,$(CORE_SRCS))
+CORE_SAN  = $(patsubst src/core/%.cpp,build/san/%.o,$(CORE_SRCS))
+CORE_FUZZ = $(patsubst src/core/%.cpp,build/fuzz/%.o,$(CORE_SRCS))
+
+build/unit_tests: $(CORE_OPT) $(UNIT_SRCS) $(CORE_HDRS)
+	$(CORE_CXX) $(CORE_FLAGS) -O2 $(CORE_OPT) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
+
+build/unit_tests_san: $(CORE_SAN) $(UNIT_SRCS) $(CORE_HDRS)
+	clang++ $(CORE_FLAGS) -O1 $(SAN_FLAGS) $(CORE_SAN) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
 
 unit: build/unit_tests
 	build/unit_tests
@@ -61,9 +75,8 @@ unit-san: build/unit_tests_san
 
 FUZZ_TARGETS = $(patsubst test/fuzz/%.cpp,build/%,$(sort $(wildcard test/fuzz/fuzz_*.cpp)))
 FUZZ_SECONDS ?= 10
-build/fuzz_%: test/fuzz/fuzz_%.cpp $(CORE_SRCS) $(wildcard src/core/*.h) $(wildcard test/fuzz/*.h)
-	@mkdir -p build
-	clang++ $(CORE_FLAGS) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(CORE_SRCS) $< -o $@
+build/fuzz_%: test/fuzz/fuzz_%.cpp $(CORE_FUZZ) $(CORE_HDRS) $(wildcard test/fuzz/*.h)
+	clang++ $(CORE_FLAGS) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(CORE_FUZZ) $< -o $@
 
 fuzz: $(FUZZ_TARGETS)
 	@for f in $(FUZZ_TARGETS); do n=$${f#build/fuzz_}; mkdir -p build/corpus/$$n; \

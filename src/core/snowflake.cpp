@@ -325,10 +325,11 @@ int64_t last_ts_us(const Layout& layout)
 
 int64_t pack(const Layout& layout, int64_t ts_us, int64_t node, int64_t seq, int64_t rand)
 {
-    int64_t unit = unit_of(layout, ts_us);
-    if (unit < 0 || unit > layout.max_value(Field::Time))
+    // Exact, not saturated: a timestamp more than 2^63 units from the epoch is out of range.
+    const i128 exact = floor_div(i128{ts_us} - layout.epoch_us, layout.unit_us);
+    if (exact < 0 || exact > layout.max_value(Field::Time))
         fail_timestamp_out_of_range(layout, format_timestamp_us(ts_us));
-    return place(layout, {unit, node, seq, rand});
+    return place(layout, {static_cast<int64_t>(exact), node, seq, rand});
 }
 
 Unpacked unpack(const Layout& layout, int64_t id)

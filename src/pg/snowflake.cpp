@@ -368,7 +368,7 @@ char* registry_relation(Oid nsp)
             appendStringInfoString(&known, l.name.c_str());
         }
     });
-    char* sql = psprintf("SELECT string_agg(name, ', ' ORDER BY name) FROM %s", registry_relation(nsp));
+    char* sql = psprintf("SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM %s", registry_relation(nsp));
     if (idseq::pg::spi_query(sql, 0, nullptr, true) == 1) {
         char* custom = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
         if (custom)
@@ -392,10 +392,12 @@ bool load_entry(Entry* e, const char* name, Oid nsp)
         e->state_relid = get_relname_relid(state_name, nsp);
         e->last_relid = get_relname_relid(last_name, nsp);
     } else {
-        char* sql = psprintf("SELECT epoch, fields, time_unit, state_seq::oid, last_id_seq::oid FROM %s WHERE name = $1",
+        char* sql = psprintf("SELECT epoch, fields, time_unit, state_seq::pg_catalog.oid, last_id_seq::pg_catalog.oid"
+                             " FROM %s WHERE name OPERATOR(pg_catalog.=) $1",
                              registry_relation(nsp));
         const char* args[1] = {name};
-        if (idseq::pg::spi_query(sql, 1, args, true) != 1) {
+        // Not read-only: a fresh snapshot sees a layout created earlier in this transaction.
+        if (idseq::pg::spi_query(sql, 1, args, false) != 1) {
             idseq::pg::spi_end();
             return false;
         }

@@ -52,17 +52,6 @@ inline void check_error(const idseq::Error& e, bool input_valid_utf8)
     }
 }
 
-// Checks of known, reported bugs in code outside the codecs are skipped so that `make fuzz`
-// stays green; IDSEQ_FUZZ_ALL=1 in the environment runs them too (to confirm a fix).
-inline bool all_checks()
-{
-    static const bool on = [] {
-        const char* v = std::getenv("IDSEQ_FUZZ_ALL");
-        return v != nullptr && v[0] == '1';
-    }();
-    return on;
-}
-
 // Reads fixed-size fields off the front of the input; past its end, zeros.
 class Reader {
 public:
