@@ -23,6 +23,40 @@ SELECT '000'::lexid(digits) - '9'::lexid(digits) AS distance, lexid_from_rank(10
 SELECT 'AB!'::lexid;
 SELECT '0'::lexid(digits) - 1;
 
+-- ===== 2. generators on native sequences (crash-safe, non-blocking, gaps allowed) =====
+-- seeded string ids: seed + (nextval - start), growing past the seed's width
+CREATE SEQUENCE order_code_seq;
+CREATE TABLE shop_orders (code lexid(base36) PRIMARY KEY DEFAULT nextval_lexid('order_code_seq', '00A000'), item text);
+INSERT INTO shop_orders (item) VALUES ('tea'), ('cups'), ('kettle') RETURNING code, item;
+-- blocks for application nodes: one nextval reserves increment_by ids
+CREATE SEQUENCE node_block_seq INCREMENT BY 1000;
+SELECT * FROM lexid_block('node_block_seq', 'A000'::lexid(base36));
+SELECT * FROM lexid_block('node_block_seq', 'A000'::lexid(base36));
+-- cycling fixed-width codes: AAA, AAB, ..., ZZZ, AAA
+SELECT create_code_sequence('match_code');
+SELECT nextval_code('match_code') FROM generate_series(1, 3);
+SELECT setval('match_code', 17574);
+SELECT nextval_code('match_code') FROM generate_series(1, 3);
+SELECT code_format(17575, 3) AS last, code_parse('ZZZ') AS parsed, code_format(42, 4, 'digits') AS digits4;
+-- a sequence of the wrong shape is refused with the right CREATE SEQUENCE in the hint
+CREATE SEQUENCE plain_seq;
+SELECT nextval_code('plain_seq');
+
+-- ===== 3. snowflake ids (this cluster: shared_preload_libraries = idseq, idseq.node_id = 1) =====
+SELECT name, epoch, fields, time_unit FROM snowflake_layouts;
+SELECT snowflake_nextval() AS id FROM generate_series(1, 3);
+SELECT (snowflake_unpack(snowflake_nextval())).*;
+SELECT snowflake_pack('snowflake', '2026-01-01 00:00:00+00', 7, 42) AS packed,
+       snowflake_timestamp(snowflake_pack('snowflake', '2026-01-01 00:00:00+00', 7, 42)) AS ts,
+       snowflake_min_id('2026-01-01 00:00:00+00') AS range_start;
+-- the seed's 60-bit display id: time 42 | seq 9 | rand 9, no node needed
+SELECT * FROM snowflake_unpack(11093174944930914, 'display60');
+-- your own layout: 10 ms units, 12 node bits
+SELECT snowflake_create_layout('orders', '2024-01-01 00:00:00+00', 'time:40,node:12,seq:11', '10 milliseconds');
+SELECT snowflake_nextval('orders') > 0 AS minted;
+-- a field that does not fit its bits is an error naming the field and its range
+SELECT snowflake_pack('snowflake', now(), 1024);
+
 -- ===== 4. display codecs and keyed public ids =====
 -- bigint -> short code and back, exactly; the seed's display form rotates two characters
 SELECT idseq_encode(11093174944930914, 'base64url', 2) AS seed_form,
