@@ -360,7 +360,9 @@ SELECT * FROM pg_temp.hostile('nextval_code',
     $$SELECT nextval_code('not_a_seq_pkey')$$,
     $$SELECT nextval_code('pg_class')$$,
     $$SELECT nextval_code('no_such_seq')$$,
-    $$SELECT nextval_code(repeat('q', 1000000))$$);
+    $$SELECT nextval_code(repeat('q', 1000000))$$,
+    $$SELECT nextval_code(0)$$,
+    $$SELECT nextval_code(4294967295)$$);
 SELECT * FROM pg_temp.hostile('nextval_lexid',
     $$SELECT nextval_lexid('not_a_seq', 'A')$$,
     $$SELECT nextval_lexid('not_a_seq_view', 'A')$$,
@@ -369,13 +371,15 @@ SELECT * FROM pg_temp.hostile('nextval_lexid',
     $$SELECT nextval_lexid('plain_seq', '')$$,
     $$SELECT nextval_lexid('plain_seq', ' A')$$,
     $$SELECT nextval_lexid('plain_seq', repeat('A', 1000000)::lexid)$$,
-    $$SELECT nextval_lexid('plain_seq', 'A'::lexid(nosuch))$$);
+    $$SELECT nextval_lexid('plain_seq', 'A'::lexid(nosuch))$$,
+    $$SELECT nextval_lexid(0, 'A')$$);
 SELECT * FROM pg_temp.hostile('lexid_block',
     $$SELECT * FROM lexid_block('cycling_blocks', 'A')$$,
     $$SELECT * FROM lexid_block('not_a_seq', 'A')$$,
     $$SELECT * FROM lexid_block('not_a_seq_view', 'A')$$,
     $$SELECT * FROM lexid_block('no_such_seq', 'A')$$,
-    $$SELECT * FROM lexid_block('plain_seq', '')$$);
+    $$SELECT * FROM lexid_block('plain_seq', '')$$,
+    $$SELECT * FROM lexid_block(0, 'A')$$);
 SELECT pg_temp.seq_positions() = :'positions_before' AS no_sequence_advanced;
 -- A descending sequence reserves blocks downwards; one that would reach before the first
 -- value is 22003. That error comes after nextval (a sequence never gives a value back), like

@@ -42,7 +42,7 @@ $node->safe_psql('postgres', q{
     SELECT snowflake_create_layout('custom', '2020-01-01 00:00:00+00', 'time:40,node:10,seq:13');
 });
 
-# [name, expression of g (1 .. $calls), more FROM items, flag]; each statement is
+# [name, expression of g (1 .. $calls), more FROM items]; each statement is
 # SELECT count(<expression>) FROM generate_series(1, $calls) g <more FROM items>.
 # Set-returning functions are called in LATERAL, once per row of g.
 my @cases = (
@@ -59,7 +59,7 @@ my @cases = (
         q{lexid_hash(lexical_add('A'::lexid(upper), g)) + lexid_hash_extended(lexical_add('A'::lexid(upper), g), 7)} ],
     [ 'nextval_lexid' => q{nextval_lexid('lexid_seq', 'A'::lexid(upper))} ],
     [ 'lexid_block' => q{b.last_id},
-        q{, LATERAL lexid_block('block_seq', lexical_add('A'::lexid(upper), g % 2)) b}, 'todo' ],
+        q{, LATERAL lexid_block('block_seq', lexical_add('A'::lexid(upper), g % 2)) b} ],
     [ 'nextval_code' => q{nextval_code('code_seq')} ],
     [ 'code_format, code_parse' => q{code_parse(code_format(g % 17576, 3))} ],
     [ 'snowflake_nextval' => q{snowflake_nextval()} ],
@@ -105,9 +105,8 @@ sub rss_anon_kb
 my $total_start = time;
 my $n = 0;
 foreach my $case (@cases) {
-    my ($name, $expr, $from, $flag) = @$case;
+    my ($name, $expr, $from) = @$case;
     $from //= '';
-    $flag //= '';
     $n++;
     $out = '';
     $in .= "SELECT 'count=' || count($expr) FROM generate_series(1, $calls) g$from;\n\\echo done-$n\n";
@@ -132,17 +131,7 @@ foreach my $case (@cases) {
     my $max = (sort { $b <=> $a } map { $_->[1] } @samples)[0];
     note(sprintf("%-40s %5.1f s, RssAnon at 20%%: %6d kB, at 90%%: %6d kB, growth %+5d kB, peak %6d kB (%d samples)",
         $name, $elapsed, $early->[1], $late->[1], $growth, $max, scalar @samples));
-    TODO: {
-        # lexid_block: InitMaterializedSRF(fcinfo, 0) calls get_call_result_type() on every
-        # call, which builds the result's tuple descriptor in the per-query memory context:
-        # about 300 bytes per call that stay until the statement ends (PostgreSQL's own
-        # pg_stat_get_activity() does the same). InitMaterializedSRF(fcinfo,
-        # MAT_SRF_USE_EXPECTED_DESC) avoids it, as pg_options_to_table() shows; so does
-        # snowflake_unpack's value-per-call result with a cached descriptor.
-        local $TODO = 'lexid_block: per-call tuple descriptor in per-query memory'
-          if $flag eq 'todo';
-        cmp_ok($growth, '<', $limit_kb, "$name: memory flat (growth between 20% and 90% of the run below 8 MB)");
-    }
+    cmp_ok($growth, '<', $limit_kb, "$name: memory flat (growth between 20% and 90% of the run below 8 MB)");
 }
 
 # The backend's memory contexts after all of it, as the server reports them.

@@ -119,7 +119,11 @@ SeqShape* load_shape(Oid relid)
         uint64 invals_before = shape_invals;
         HeapTuple tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(relid));
         if (!HeapTupleIsValid(tup)) {
-            // Not a sequence (or gone): let nextval raise exactly the error it raises.
+            // No relation at all: nextval itself would fail with an internal error here.
+            if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+                ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE),
+                                errmsg("relation with OID %u does not exist", relid)));
+            // Not a sequence: let nextval raise exactly the error it raises.
             (void) take_nextval(relid);
             elog(ERROR, "cache lookup failed for sequence %u", relid);
         }
@@ -386,6 +390,7 @@ Datum nextval_lexid(PG_FUNCTION_ARGS)
 {
     Oid relid = PG_GETARG_OID(0);
     Seed seed = seed_parts(PG_GETARG_LEXID_PP(1)); // a bad seed fails before nextval
+    (void) get_shape(relid);                       // so does a relation that is not a sequence
     int64 v = take_nextval(relid);
     SeqShape* s = get_shape(relid);
     PG_RETURN_POINTER(seed_plus(seed, v, s->start));
@@ -415,7 +420,7 @@ Datum lexid_block(PG_FUNCTION_ARGS)
         first = lexid_add(last, inc + 1);
     }
     ReturnSetInfo* rsinfo = (ReturnSetInfo*) fcinfo->resultinfo;
-    InitMaterializedSRF(fcinfo, 0);
+    InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC); // no new descriptor per call
     Datum values[2] = {PointerGetDatum(first), PointerGetDatum(last)};
     bool nulls[2] = {false, false};
     tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
