@@ -28,18 +28,10 @@
 
 using namespace idseq;
 using fuzz::check;
+using fuzz::name_ok;
 
 namespace {
 
-bool name_ok(std::string_view s)
-{
-    if (s.empty() || s.size() > 63 || !((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
-        return false;
-    for (char c : s)
-        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
-            return false;
-    return true;
-}
 
 } // namespace
 

@@ -52,6 +52,18 @@ inline void check_error(const idseq::Error& e, bool input_valid_utf8)
     }
 }
 
+// The rule for charset and layout names: ^[a-z_][a-z0-9_]*$, at most 63 bytes (an
+// independent restatement, to check the core's validation against).
+inline bool name_ok(std::string_view s)
+{
+    if (s.empty() || s.size() > 63 || !((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+        return false;
+    for (char c : s)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+            return false;
+    return true;
+}
+
 // Reads fixed-size fields off the front of the input; past its end, zeros.
 class Reader {
 public:
