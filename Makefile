@@ -7,13 +7,15 @@
 #   make bench  the benchmark (prints a table; never fails on timing)
 
 EXTENSION   = idseq
-EXTVERSION  = 1.0
+EXTVERSION  = 1.1
 MODULE_big  = idseq
 CORE_SRCS   = $(sort $(wildcard src/core/*.cpp))
 PG_SRCS     = $(sort $(wildcard src/pg/*.cpp))
 OBJS        = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
-DATA_built  = idseq--$(EXTVERSION).sql
-DATA        = $(filter-out idseq--$(EXTVERSION).sql,$(wildcard idseq--*--*.sql))
+# idseq--1.1.sql and the upgrade script from 1.0 are assembled from src/sql/; released
+# versions' scripts are frozen files (idseq--1.0.sql).
+DATA_built  = idseq--$(EXTVERSION).sql idseq--1.0--1.1.sql
+DATA        = idseq--1.0.sql
 REGRESS     = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 ISOLATION   = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
 TAP_TESTS   = 1
@@ -37,6 +39,9 @@ $(OBJS): $(wildcard src/core/*.h src/pg/*.h)
 
 # The install script is assembled from one fragment per SQL area.
 idseq--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
+	cat $^ > $@
+
+idseq--1.0--1.1.sql: src/sql/upgrade/1.0--1.1.sql $(sort $(wildcard src/sql/[345]?_*.sql))
 	cat $^ > $@
 
 # ---- PostgreSQL-free core: unit tests, sanitizers, fuzzing, micro-benchmarks ----

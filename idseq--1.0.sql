@@ -1,0 +1,208 @@
+-- idseq 1.0 install script, frozen as released (charsets and the lexid type).
+-- Never edit: later versions change things in upgrade scripts (src/sql/upgrade/).
+-- Built-ins are called as pg_catalog.x and our own objects through @extschema@, so the
+-- script is safe under any search_path.
+
+\echo Use "CREATE EXTENSION idseq" to load this file. \quit
+-- ===== charsets =====
+
+CREATE FUNCTION @extschema@.idseq_charset_check(integer, text, text, boolean) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'idseq_charset_check' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TABLE @extschema@.idseq_charset_registry (
+    id integer PRIMARY KEY,
+    name text NOT NULL UNIQUE,
+    symbols text NOT NULL,
+    case_insensitive boolean NOT NULL,
+    CONSTRAINT idseq_charset_registry_valid
+        CHECK (@extschema@.idseq_charset_check(id, name, symbols, case_insensitive))
+);
+COMMENT ON TABLE @extschema@.idseq_charset_registry IS
+    'custom charsets of idseq; add rows with idseq_create_charset()';
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_charset_registry', '');
+-- Everyone reads charsets; only the extension's owner (or whom it grants INSERT) adds them.
+GRANT SELECT ON @extschema@.idseq_charset_registry TO PUBLIC;
+
+-- A restore may register a charset from a self-describing lexid(name, 'symbols') type
+-- modifier before this table's own data arrives: identical rows are then skipped.
+CREATE FUNCTION @extschema@.idseq_charset_registry_dedup() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    old_symbols text;
+    old_ci boolean;
+    old_id integer;
+BEGIN
+    SELECT r.symbols, r.case_insensitive, r.id INTO old_symbols, old_ci, old_id
+      FROM @extschema@.idseq_charset_registry r WHERE r.name = NEW.name;
+    IF NOT FOUND THEN
+        RETURN NEW;
+    END IF;
+    IF old_symbols = NEW.symbols AND old_ci = NEW.case_insensitive AND old_id = NEW.id THEN
+        RETURN NULL;
+    END IF;
+    RAISE EXCEPTION 'charset "%" already exists', NEW.name
+        USING ERRCODE = 'duplicate_object',
+              DETAIL = pg_catalog.format('Its symbols are "%s".', old_symbols);
+END $$;
+CREATE TRIGGER idseq_charset_registry_dedup BEFORE INSERT ON @extschema@.idseq_charset_registry
+    FOR EACH ROW EXECUTE FUNCTION @extschema@.idseq_charset_registry_dedup();
+
+CREATE FUNCTION @extschema@.idseq_create_charset(name text, symbols text, case_insensitive boolean DEFAULT false)
+    RETURNS void AS 'MODULE_PATHNAME', 'idseq_create_charset' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@.idseq_builtin_charsets(OUT name text, OUT symbols text, OUT base integer,
+                                                   OUT case_insensitive boolean)
+    RETURNS SETOF record AS 'MODULE_PATHNAME', 'idseq_builtin_charsets' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE VIEW @extschema@.idseq_charsets AS
+    SELECT b.name, b.symbols, b.base, b.case_insensitive, true AS builtin
+      FROM @extschema@.idseq_builtin_charsets() b
+    UNION ALL
+    SELECT r.name, r.symbols, pg_catalog.length(r.symbols), r.case_insensitive, false
+      FROM @extschema@.idseq_charset_registry r;
+GRANT SELECT ON @extschema@.idseq_charsets TO PUBLIC;
+
+-- ===== the lexid type =====
+-- Functions that read the charset registry are IMMUTABLE like the rest: a charset, once
+-- created, can be neither redefined nor dropped, so their results never change.
+
+CREATE TYPE @extschema@.lexid;
+
+CREATE FUNCTION @extschema@.lexid_in(cstring, oid, integer) RETURNS @extschema@.lexid
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_out(@extschema@.lexid) RETURNS cstring
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_recv(internal, oid, integer) RETURNS @extschema@.lexid
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_send(@extschema@.lexid) RETURNS bytea
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_typmod_in(cstring[]) RETURNS integer
+    AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL UNSAFE;
+CREATE FUNCTION @extschema@.lexid_typmod_out(integer) RETURNS cstring
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE @extschema@.lexid (
+    INPUT = @extschema@.lexid_in,
+    OUTPUT = @extschema@.lexid_out,
+    RECEIVE = @extschema@.lexid_recv,
+    SEND = @extschema@.lexid_send,
+    TYPMOD_IN = @extschema@.lexid_typmod_in,
+    TYPMOD_OUT = @extschema@.lexid_typmod_out,
+    INTERNALLENGTH = VARIABLE,
+    ALIGNMENT = int4,
+    STORAGE = extended,
+    CATEGORY = 'S',
+    COLLATABLE = false
+);
+COMMENT ON TYPE @extschema@.lexid IS 'string identifier over a charset, ordered shortlex';
+
+-- typmod coercion (lexid -> lexid(charset)) and the assignment casts to and from text
+CREATE FUNCTION @extschema@.lexid(@extschema@.lexid, integer, boolean) RETURNS @extschema@.lexid
+    AS 'MODULE_PATHNAME', 'lexid_coerce' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE CAST (@extschema@.lexid AS @extschema@.lexid)
+    WITH FUNCTION @extschema@.lexid(@extschema@.lexid, integer, boolean) AS IMPLICIT;
+
+CREATE FUNCTION @extschema@.lexid(text, integer, boolean) RETURNS @extschema@.lexid
+    AS 'MODULE_PATHNAME', 'lexid_from_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE CAST (text AS @extschema@.lexid)
+    WITH FUNCTION @extschema@.lexid(text, integer, boolean) AS ASSIGNMENT;
+CREATE FUNCTION @extschema@.text(@extschema@.lexid) RETURNS text
+    AS 'MODULE_PATHNAME', 'lexid_to_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE CAST (@extschema@.lexid AS text)
+    WITH FUNCTION @extschema@.text(@extschema@.lexid) AS ASSIGNMENT;
+
+-- comparison
+CREATE FUNCTION @extschema@.lexid_eq(@extschema@.lexid, @extschema@.lexid) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.lexid_ne(@extschema@.lexid, @extschema@.lexid) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.lexid_lt(@extschema@.lexid, @extschema@.lexid) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.lexid_le(@extschema@.lexid, @extschema@.lexid) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.lexid_gt(@extschema@.lexid, @extschema@.lexid) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.lexid_ge(@extschema@.lexid, @extschema@.lexid) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.lexid_cmp(@extschema@.lexid, @extschema@.lexid) RETURNS integer
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.lexid_sortsupport(internal) RETURNS void
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_hash(@extschema@.lexid) RETURNS integer
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.lexid_hash_extended(@extschema@.lexid, bigint) RETURNS bigint
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.lexid_larger(@extschema@.lexid, @extschema@.lexid) RETURNS @extschema@.lexid
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_smaller(@extschema@.lexid, @extschema@.lexid) RETURNS @extschema@.lexid
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR @extschema@.= (
+    LEFTARG = @extschema@.lexid, RIGHTARG = @extschema@.lexid, PROCEDURE = @extschema@.lexid_eq,
+    COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+    RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES);
+CREATE OPERATOR @extschema@.<> (
+    LEFTARG = @extschema@.lexid, RIGHTARG = @extschema@.lexid, PROCEDURE = @extschema@.lexid_ne,
+    COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+    RESTRICT = neqsel, JOIN = neqjoinsel);
+CREATE OPERATOR @extschema@.< (
+    LEFTARG = @extschema@.lexid, RIGHTARG = @extschema@.lexid, PROCEDURE = @extschema@.lexid_lt,
+    COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+    RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
+CREATE OPERATOR @extschema@.<= (
+    LEFTARG = @extschema@.lexid, RIGHTARG = @extschema@.lexid, PROCEDURE = @extschema@.lexid_le,
+    COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+    RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
+CREATE OPERATOR @extschema@.> (
+    LEFTARG = @extschema@.lexid, RIGHTARG = @extschema@.lexid, PROCEDURE = @extschema@.lexid_gt,
+    COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+    RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
+CREATE OPERATOR @extschema@.>= (
+    LEFTARG = @extschema@.lexid, RIGHTARG = @extschema@.lexid, PROCEDURE = @extschema@.lexid_ge,
+    COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+    RESTRICT = scalargesel, JOIN = scalargejoinsel);
+
+CREATE OPERATOR CLASS @extschema@.lexid_ops DEFAULT FOR TYPE @extschema@.lexid USING btree AS
+    OPERATOR 1 @extschema@.<,
+    OPERATOR 2 @extschema@.<=,
+    OPERATOR 3 @extschema@.=,
+    OPERATOR 4 @extschema@.>=,
+    OPERATOR 5 @extschema@.>,
+    FUNCTION 1 @extschema@.lexid_cmp(@extschema@.lexid, @extschema@.lexid),
+    FUNCTION 2 @extschema@.lexid_sortsupport(internal),
+    FUNCTION 4 pg_catalog.btequalimage(oid);
+
+CREATE OPERATOR CLASS @extschema@.lexid_hash_ops DEFAULT FOR TYPE @extschema@.lexid USING hash AS
+    OPERATOR 1 @extschema@.=,
+    FUNCTION 1 @extschema@.lexid_hash(@extschema@.lexid),
+    FUNCTION 2 @extschema@.lexid_hash_extended(@extschema@.lexid, bigint);
+
+CREATE AGGREGATE @extschema@.min(@extschema@.lexid) (
+    SFUNC = @extschema@.lexid_smaller, STYPE = @extschema@.lexid, SORTOP = OPERATOR(@extschema@.<),
+    COMBINEFUNC = @extschema@.lexid_smaller, PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.max(@extschema@.lexid) (
+    SFUNC = @extschema@.lexid_larger, STYPE = @extschema@.lexid, SORTOP = OPERATOR(@extschema@.>),
+    COMBINEFUNC = @extschema@.lexid_larger, PARALLEL = SAFE);
+
+-- arithmetic
+CREATE FUNCTION @extschema@.lexical_add(id @extschema@.lexid, n bigint) RETURNS @extschema@.lexid
+    AS 'MODULE_PATHNAME', 'lexid_add_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_sub_int8(@extschema@.lexid, bigint) RETURNS @extschema@.lexid
+    AS 'MODULE_PATHNAME', 'lexid_sub_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_distance(@extschema@.lexid, @extschema@.lexid) RETURNS numeric
+    AS 'MODULE_PATHNAME', 'lexid_distance' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OPERATOR @extschema@.+ (
+    LEFTARG = @extschema@.lexid, RIGHTARG = bigint, PROCEDURE = @extschema@.lexical_add);
+CREATE OPERATOR @extschema@.- (
+    LEFTARG = @extschema@.lexid, RIGHTARG = bigint, PROCEDURE = @extschema@.lexid_sub_int8);
+CREATE OPERATOR @extschema@.- (
+    LEFTARG = @extschema@.lexid, RIGHTARG = @extschema@.lexid, PROCEDURE = @extschema@.lexid_distance);
+
+CREATE FUNCTION @extschema@.lexical_add(source text, charset text, n bigint, ignore_case boolean DEFAULT true)
+    RETURNS text AS 'MODULE_PATHNAME', 'lexical_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_rank(id @extschema@.lexid) RETURNS numeric
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_from_rank(rank numeric, charset text) RETURNS @extschema@.lexid
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_charset(id @extschema@.lexid) RETURNS text
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
