@@ -176,8 +176,14 @@ SELECT 'abc'::text::lexid, ('abc'::lexid)::text, CAST('abc' AS lexid(alpha));
 SELECT castcontext FROM pg_cast WHERE castsource = 'text'::regtype AND casttarget = 'lexid'::regtype
 UNION ALL
 SELECT castcontext FROM pg_cast WHERE castsource = 'lexid'::regtype AND casttarget = 'text'::regtype;
--- no implicit cast: comparing lexid with text is an error, not a silent text comparison
-SELECT * FROM expect_error($$SELECT 'A'::lexid = 'A'::text$$);
+-- no implicit cast: lexid compared with text reads the text in the lexid's charset and
+-- compares shortlex, never in text order ('Z' < '00' as lexid, '00' < 'Z' as text)
+SELECT repeat('Z', 40)::lexid + 1 = repeat('0', 41) AS contract_example,
+       'Z'::lexid < '00'::text AS shortlex, '00'::text > 'Z'::lexid AS commuted,
+       'Z'::text < '00'::text AS "text order differs", 'abc'::lexid = 'ABC'::text AS ci,
+       'a'::lexid(base62) = 'A'::text AS cs, 'x'::varchar <> 'y'::lexid AS via_varchar;
+SELECT * FROM expect_error($$SELECT 'A'::lexid(upper) = 'a1'::text$$);
+SELECT * FROM expect_error($$SELECT 'A'::lexid = 42$$);
 
 -- ===== binary send/receive =====
 CREATE TABLE bin_src (a lexid(base62), b lexid(stars), c lexid);

@@ -45,6 +45,18 @@ PG_FUNCTION_INFO_V1(lexid_lt);
 PG_FUNCTION_INFO_V1(lexid_le);
 PG_FUNCTION_INFO_V1(lexid_gt);
 PG_FUNCTION_INFO_V1(lexid_ge);
+PG_FUNCTION_INFO_V1(lexid_eq_text);
+PG_FUNCTION_INFO_V1(text_eq_lexid);
+PG_FUNCTION_INFO_V1(lexid_ne_text);
+PG_FUNCTION_INFO_V1(text_ne_lexid);
+PG_FUNCTION_INFO_V1(lexid_lt_text);
+PG_FUNCTION_INFO_V1(text_lt_lexid);
+PG_FUNCTION_INFO_V1(lexid_le_text);
+PG_FUNCTION_INFO_V1(text_le_lexid);
+PG_FUNCTION_INFO_V1(lexid_gt_text);
+PG_FUNCTION_INFO_V1(text_gt_lexid);
+PG_FUNCTION_INFO_V1(lexid_ge_text);
+PG_FUNCTION_INFO_V1(text_ge_lexid);
 PG_FUNCTION_INFO_V1(lexid_cmp);
 PG_FUNCTION_INFO_V1(lexid_larger);
 PG_FUNCTION_INFO_V1(lexid_smaller);
@@ -203,6 +215,13 @@ const std::string& hash_key(Lexid* v)
         }
     });
     return s;
+}
+
+int compare_with_text(Lexid* v, text* t)
+{
+    v = resolve(v, 0);
+    Lexid* w = (Lexid*) DatumGetPointer(parse_to_datum(charset_of(v), VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)));
+    return lex::compare(lexid_digits(v), lexid_length(v), lexid_digits(w), lexid_length(w));
 }
 
 Datum numeric_from_cstring(const char* s)
@@ -430,6 +449,26 @@ LEXID_CMP_FN(lexid_lt, c < 0)
 LEXID_CMP_FN(lexid_le, c <= 0)
 LEXID_CMP_FN(lexid_gt, c > 0)
 LEXID_CMP_FN(lexid_ge, c >= 0)
+
+// lexid compared with text: the text is read in the lexid's charset (22P02 if it does not
+// read), and the comparison is shortlex, never text order.
+#define LEXID_TEXT_CMP_FN(fname, rname, expr)                                                                          \
+    Datum fname(PG_FUNCTION_ARGS)                                                                                      \
+    {                                                                                                                  \
+        int c = compare_with_text(PG_GETARG_LEXID_PP(0), PG_GETARG_TEXT_PP(1));                                        \
+        PG_RETURN_BOOL(expr);                                                                                          \
+    }                                                                                                                  \
+    Datum rname(PG_FUNCTION_ARGS)                                                                                      \
+    {                                                                                                                  \
+        int c = -compare_with_text(PG_GETARG_LEXID_PP(1), PG_GETARG_TEXT_PP(0));                                       \
+        PG_RETURN_BOOL(expr);                                                                                          \
+    }
+LEXID_TEXT_CMP_FN(lexid_eq_text, text_eq_lexid, c == 0)
+LEXID_TEXT_CMP_FN(lexid_ne_text, text_ne_lexid, c != 0)
+LEXID_TEXT_CMP_FN(lexid_lt_text, text_lt_lexid, c < 0)
+LEXID_TEXT_CMP_FN(lexid_le_text, text_le_lexid, c <= 0)
+LEXID_TEXT_CMP_FN(lexid_gt_text, text_gt_lexid, c > 0)
+LEXID_TEXT_CMP_FN(lexid_ge_text, text_ge_lexid, c >= 0)
 
 Datum lexid_cmp(PG_FUNCTION_ARGS)
 {
