@@ -41,7 +41,7 @@ $(OBJS): $(wildcard src/core/*.h src/pg/*.h)
 idseq--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
 	cat $^ > $@
 
-idseq--1.0--1.1.sql: src/sql/upgrade/1.0--1.1.sql $(sort $(wildcard src/sql/[345]?_*.sql))
+idseq--1.0--1.1.sql: src/sql/upgrade/1.0--1.1.sql $(sort $(wildcard src/sql/1[2-9]_*.sql src/sql/[345]?_*.sql))
 	cat $^ > $@
 
 # ---- PostgreSQL-free core: unit tests, sanitizers, fuzzing, micro-benchmarks ----

@@ -11,7 +11,7 @@ SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel, p.proisstr
  WHERE e.extname = 'idseq'
    AND p.proname IN ('nextval_lexid', 'lexid_block', 'code_format', 'code_parse',
                      'create_code_sequence', 'nextval_code')
- ORDER BY 1::text;
+ ORDER BY p.oid::regprocedure::text;
 
 -- ===== code_format and code_parse =====
 SELECT code_format(0, 3) AS "0", code_format(1, 3) AS "1", code_format(25, 3) AS "25",

@@ -22,7 +22,7 @@ END $$;
 SELECT p.oid::regprocedure AS function, provolatile, proisstrict, proparallel
   FROM pg_proc p
  WHERE proname IN ('idseq_encode', 'idseq_decode', 'idseq_scramble', 'idseq_unscramble')
- ORDER BY 1::text;
+ ORDER BY p.oid::regprocedure::text;
 
 -- ===== the seed's display form =====
 -- base64url digits of 11093174944930914 are "naS8QBhxi"; the last two move to the front.

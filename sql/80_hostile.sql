@@ -560,7 +560,7 @@ SELECT p.oid::regprocedure AS function, r.route
                  WHERE ap.amproc = p.oid) s(x)) r ON true
  WHERE p.pronargs > 0 AND p.prorettype <> 'trigger'::regtype
    AND NOT EXISTS (SELECT FROM catalogue c WHERE c.q ~ ('\m' || p.proname || '\M'))
- ORDER BY 1::text;
+ ORDER BY p.oid::regprocedure::text;
 
 RESET search_path;
 RESET TimeZone;

@@ -66,7 +66,7 @@ SELECT o.oprname AS op, format_type(o.oprleft, NULL) AS lhs, format_type(o.oprri
   FROM pg_operator o
   JOIN pg_depend d ON d.classid = 'pg_operator'::regclass AND d.objid = o.oid AND d.deptype = 'e'
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq'
- ORDER BY o.oprname, rhs;
+ ORDER BY o.oprname, lhs, rhs;
 -- each comparison operator's commutator and negator point back at it
 SELECT o.oprname, c.oprcom = o.oid AS commutator_symmetric, n.oprnegate = o.oid AS negator_symmetric
   FROM pg_operator o
@@ -75,7 +75,7 @@ SELECT o.oprname, c.oprcom = o.oid AS commutator_symmetric, n.oprnegate = o.oid 
   LEFT JOIN pg_operator c ON c.oid = o.oprcom
   LEFT JOIN pg_operator n ON n.oid = o.oprnegate
  WHERE o.oprresult = 'boolean'::regtype
- ORDER BY o.oprname;
+ ORDER BY o.oprname, o.oprleft::regtype::text, o.oprright::regtype::text;
 
 -- Operator classes and their members.
 SELECT am.amname AS method, opc.opcname AS opclass, format_type(opc.opcintype, NULL) AS type,
