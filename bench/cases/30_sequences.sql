@@ -39,25 +39,5 @@ SELECT bench.compare('sequences', 'code_format(n, 3)', $$code_format(g % 17576, 
 CREATE TABLE bench.stored_codes AS
     SELECT code_format(g % 17576, 3) AS code, (g % 17576)::text AS num FROM generate_series(1, 2000000) g;
 VACUUM ANALYZE bench.stored_codes;
-CREATE FUNCTION bench.table_ns(expr text, floor_expr text, OUT med float8, OUT floor_ns float8)
-LANGUAGE plpgsql AS $$
-DECLARE t0 timestamptz; c bigint; nets float8[] := '{}'; floors float8[] := '{}'; f float8; t float8;
-        n bigint := (SELECT count(*) FROM bench.stored_codes);
-BEGIN
-    EXECUTE format('SELECT count(%s) FROM bench.stored_codes', expr) INTO c;  -- warm-up
-    FOR i IN 1..5 LOOP
-        t0 := clock_timestamp();
-        EXECUTE format('SELECT count(%s) FROM bench.stored_codes', floor_expr) INTO c;
-        f := extract(epoch FROM clock_timestamp() - t0) * 1e9 / n;
-        t0 := clock_timestamp();
-        EXECUTE format('SELECT count(%s) FROM bench.stored_codes', expr) INTO c;
-        t := extract(epoch FROM clock_timestamp() - t0) * 1e9 / n;
-        nets := nets || greatest(t - f, 0);
-        floors := floors || f;
-    END LOOP;
-    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) INTO med FROM unnest(nets) x;
-    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) INTO floor_ns FROM unnest(floors) x;
-END $$;
-INSERT INTO bench.results (area, label, net_ns_median, net_ns_min, net_ns_max, floor_ns, baseline, baseline_ns)
-SELECT 'sequences', 'code_parse(stored code)', a.med, NULL, NULL, a.floor_ns, 'text::int8 (stored)', b.med
-  FROM bench.table_ns('code_parse(code)', 'code') a, bench.table_ns('num::int8', 'num') b;
+SELECT bench.compare_over('sequences', 'code_parse(stored code)', 'code_parse(code)', 'bench.stored_codes', 'code',
+                          'text::int8 (stored)', 'num::int8', 'bench.stored_codes', 'num');

@@ -58,7 +58,7 @@ PGHOST=$work PGPORT=$plain_port PGDATABASE=postgres PGOPTIONS="-c client_min_mes
 # ---- 1. ns per id ----
 per_id() { # host port label expr -> median net ns, via bench.measure of harness.sql
     PGHOST=$1 PGPORT=$2 PGDATABASE=$(db_of "$1") psql -X -Atq -v ON_ERROR_STOP=1 -c \
-        "SELECT round(med) || ' ' || round(mn) || ' ' || round(mx) FROM bench.measure(\$q\$$3\$q\$, 2000000)"
+        "SELECT round(med) || ' ' || round(mn) || ' ' || round(mx) FROM bench.measure(\$q\$$3\$q\$, '(SELECT generate_series(1, 2000000) g) s', 'g')"
 }
 echo "ns per id in one statement (median of 5 runs, min-max; 2*10^6 ids per run)"
 printf '%-34s %-22s %16s %20s %7s\n' generator path "ns/id (min-max)" "nextval ns, same run" ratio

@@ -5,6 +5,8 @@
 #include "error.h"
 #include "lexid.h"
 
+#include "test_util.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -14,6 +16,8 @@
 #include <string>
 
 using namespace idseq;
+using unit::error_of;
+using unit::kind_of;
 
 namespace {
 
@@ -26,17 +30,6 @@ const Charset& cs(const char* name)
     return *c;
 }
 
-template <class F>
-Error error_of(F f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e;
-    }
-    ADD_FAILURE() << "no idseq::Error thrown";
-    return Error(ErrorKind::Internal, "none");
-}
 
 } // namespace
 

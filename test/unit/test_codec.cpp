@@ -3,6 +3,8 @@
 #include "codec.h"
 #include "error.h"
 
+#include "test_util.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -13,35 +15,14 @@
 #include <vector>
 
 using namespace idseq;
+using unit::error_of;
+using unit::kind_of;
 
 namespace {
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 
-// Runs f and returns the kind of the idseq::Error it throws; fails the test if it does not.
-template <class F>
-ErrorKind kind_of(F f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.kind();
-    }
-    ADD_FAILURE() << "no idseq::Error thrown";
-    return ErrorKind::Internal;
-}
 
-template <class F>
-Error error_of(F f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e;
-    }
-    ADD_FAILURE() << "no idseq::Error thrown";
-    return Error(ErrorKind::Internal, "");
-}
 
 std::vector<std::string> split_symbols(const Charset& cs)
 {

@@ -4,6 +4,8 @@
 
 #include "error.h"
 
+#include "test_util.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,14 +24,9 @@ constexpr int64_t kHourUs = 3600 * 1000 * kMs;
 // Runs fn, expects an idseq::Error of the given kind, and returns it.
 Error expect_error(ErrorKind kind, const std::function<void()>& fn)
 {
-    try {
-        fn();
-    } catch (const Error& e) {
-        EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(kind)) << e.what();
-        return e;
-    }
-    ADD_FAILURE() << "no error thrown";
-    return Error(ErrorKind::Internal, "none");
+    Error e = unit::error_of(fn);
+    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(kind)) << e.what();
+    return e;
 }
 
 const Layout& builtin(std::string_view name)
