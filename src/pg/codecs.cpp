@@ -131,6 +131,17 @@ const idseq::ScrambleKey& scramble_key(FunctionCallInfo fcinfo, int argno)
 
 } // namespace
 
+// idseq_scramble / idseq_unscramble: (id, key, bits) through one direction of the permutation.
+static Datum permute(FunctionCallInfo fcinfo, int64_t (*direction)(int64_t, const idseq::ScrambleKey&, int))
+{
+    const int64 id = PG_GETARG_INT64(0);
+    const idseq::ScrambleKey& key = scramble_key(fcinfo, 1);
+    const int32 bits = PG_GETARG_INT32(2);
+    int64 v = 0;
+    run([&] { v = direction(id, key, bits); });
+    PG_RETURN_INT64(v);
+}
+
 extern "C" {
 
 // idseq_encode(id bigint, charset text DEFAULT 'base62', rotate integer DEFAULT 0,
@@ -162,23 +173,13 @@ Datum idseq_decode(PG_FUNCTION_ARGS)
 // idseq_scramble(id bigint, key text, bits integer DEFAULT 63) RETURNS bigint
 Datum idseq_scramble(PG_FUNCTION_ARGS)
 {
-    const int64 id = PG_GETARG_INT64(0);
-    const idseq::ScrambleKey& key = scramble_key(fcinfo, 1);
-    const int32 bits = PG_GETARG_INT32(2);
-    int64 v = 0;
-    run([&] { v = idseq::scramble(id, key, bits); });
-    PG_RETURN_INT64(v);
+    return permute(fcinfo, idseq::scramble);
 }
 
 // idseq_unscramble(id bigint, key text, bits integer DEFAULT 63) RETURNS bigint
 Datum idseq_unscramble(PG_FUNCTION_ARGS)
 {
-    const int64 id = PG_GETARG_INT64(0);
-    const idseq::ScrambleKey& key = scramble_key(fcinfo, 1);
-    const int32 bits = PG_GETARG_INT32(2);
-    int64 v = 0;
-    run([&] { v = idseq::unscramble(id, key, bits); });
-    PG_RETURN_INT64(v);
+    return permute(fcinfo, idseq::unscramble);
 }
 
 } // extern "C"

@@ -186,10 +186,7 @@ char* extension_relation(const char* relname)
 
 const Charset* charset_by_name(const char* name)
 {
-    ensure_cache();
-    if (const Charset* cs = cached_by_name(name))
-        return cs;
-    if (const Charset* cs = load("name OPERATOR(pg_catalog.=) $1", name))
+    if (const Charset* cs = charset_by_name_or_null(name))
         return cs;
     // Unknown: list the known names in the hint.
     StringInfoData known;

@@ -257,30 +257,6 @@ Lexid* seed_plus(const Seed& seed, int64 a, int64 b)
     return add_difference(v, a, b);
 }
 
-// ---- charsets: the last built-in one looked up by name, kept as plain data ----
-
-struct {
-    int len;
-    char name[NAMEDATALEN];
-    const Charset* cs; // built-in charsets live as long as the process
-} last_charset;
-
-const Charset* charset_arg(text* t)
-{
-    int len = VARSIZE_ANY_EXHDR(t);
-    if (last_charset.cs && len == last_charset.len && memcmp(VARDATA_ANY(t), last_charset.name, len) == 0)
-        return last_charset.cs;
-    const Charset* cs = idseq::pg::charset_by_text(t);
-    // Custom charsets stay in the registry's cache, which may forget entries when a
-    // transaction aborts; only built-in ones are remembered here.
-    if (cs->builtin() && len < NAMEDATALEN) {
-        memcpy(last_charset.name, VARDATA_ANY(t), len);
-        last_charset.len = len;
-        last_charset.cs = cs;
-    }
-    return cs;
-}
-
 // ---- code sequences ----
 
 // Validates the shape of s for codes over cs: MINVALUE 0, MAXVALUE base^width - 1,
@@ -431,7 +407,7 @@ Datum code_format(PG_FUNCTION_ARGS)
 {
     int64 n = PG_GETARG_INT64(0);
     int32 width = PG_GETARG_INT32(1);
-    const Charset* cs = charset_arg(PG_GETARG_TEXT_PP(2));
+    const Charset* cs = idseq::pg::charset_by_text_cached(fcinfo, PG_GETARG_TEXT_PP(2));
     run([&] { code::check_range(*cs, n, width); });
     PG_RETURN_TEXT_P(code_text(cs, n, width));
 }
@@ -439,7 +415,7 @@ Datum code_format(PG_FUNCTION_ARGS)
 Datum code_parse(PG_FUNCTION_ARGS)
 {
     text* t = PG_GETARG_TEXT_PP(0);
-    const Charset* cs = charset_arg(PG_GETARG_TEXT_PP(1));
+    const Charset* cs = idseq::pg::charset_by_text_cached(fcinfo, PG_GETARG_TEXT_PP(1));
     int64 n = 0;
     run([&] { n = code::parse(*cs, std::string_view(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t))); });
     PG_RETURN_INT64(n);
@@ -449,7 +425,7 @@ Datum create_code_sequence(PG_FUNCTION_ARGS)
 {
     text* name_arg = PG_GETARG_TEXT_PP(0);
     int32 width = PG_GETARG_INT32(1);
-    const Charset* cs = charset_arg(PG_GETARG_TEXT_PP(2));
+    const Charset* cs = idseq::pg::charset_by_text_cached(fcinfo, PG_GETARG_TEXT_PP(2));
     int64 cap = 0;
     run([&] {
         code::check_width(*cs, width);
@@ -475,7 +451,7 @@ Datum create_code_sequence(PG_FUNCTION_ARGS)
 Datum nextval_code(PG_FUNCTION_ARGS)
 {
     Oid relid = PG_GETARG_OID(0);
-    const Charset* cs = charset_arg(PG_GETARG_TEXT_PP(1));
+    const Charset* cs = idseq::pg::charset_by_text_cached(fcinfo, PG_GETARG_TEXT_PP(1));
     SeqShape* s = get_shape(relid);
     int width = code_width_for(relid, s, cs);
     int64 v = take_nextval(relid);
