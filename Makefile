@@ -7,15 +7,16 @@
 #   make bench  the benchmark (prints a table; never fails on timing)
 
 EXTENSION   = idseq
-EXTVERSION  = 1.1
+EXTVERSION  = 1.2
 MODULE_big  = idseq
 CORE_SRCS   = $(sort $(wildcard src/core/*.cpp))
 PG_SRCS     = $(sort $(wildcard src/pg/*.cpp))
 OBJS        = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
-# idseq--1.1.sql and the upgrade script from 1.0 are assembled from src/sql/; released
-# versions' scripts are frozen files (idseq--1.0.sql).
-DATA_built  = idseq--$(EXTVERSION).sql idseq--1.0--1.1.sql
-DATA        = idseq--1.0.sql
+# The install script of the version in development and its upgrade script from the last
+# release are assembled from src/sql/; released versions' scripts are frozen files that are
+# never edited (idseq--1.0.sql, idseq--1.1.sql, idseq--1.0--1.1.sql).
+DATA_built  = idseq--$(EXTVERSION).sql idseq--1.1--$(EXTVERSION).sql
+DATA        = idseq--1.0.sql idseq--1.1.sql idseq--1.0--1.1.sql
 REGRESS     = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 ISOLATION   = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
 TAP_TESTS   = 1
@@ -41,7 +42,7 @@ $(OBJS): $(wildcard src/core/*.h src/pg/*.h)
 idseq--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
 	cat $^ > $@
 
-idseq--1.0--1.1.sql: src/sql/upgrade/1.0--1.1.sql $(sort $(wildcard src/sql/1[2-9]_*.sql src/sql/[345]?_*.sql))
+idseq--1.1--$(EXTVERSION).sql: $(sort $(wildcard src/sql/upgrade/1.1--$(EXTVERSION)/*.sql))
 	cat $^ > $@
 
 # ---- PostgreSQL-free core: unit tests, sanitizers, fuzzing, micro-benchmarks ----
