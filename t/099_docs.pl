@@ -1,0 +1,82 @@
+# Every SQL example in README.md and docs/*.md runs as printed. Each file's ```sql blocks run
+# in order in a fresh database of their own (so a reader can paste them in order); when a
+# block is followed directly by an untagged ``` block, that block is the output psql prints
+# and must match exactly (errors included, as psql shows them). A ```sql block without an
+# output block must run without error.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use File::Basename;
+
+my $root = dirname(__FILE__) . '/..';
+my @files = ("$root/README.md", sort glob("$root/docs/*.md"));
+
+my $node = PostgreSQL::Test::Cluster->new('docs');
+$node->init;
+# The setting the README's set-up section asks for.
+$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\nidseq.node_id = 1\n");
+$node->start;
+
+sub blocks {
+    my ($path) = @_;
+    open my $fh, '<', $path or die "$path: $!";
+    my @lines = <$fh>;
+    close $fh;
+    my (@out, $cur, $tag, $start);
+    for my $i (0 .. $#lines) {
+        my $l = $lines[$i];
+        if (!defined $cur) {
+            if ($l =~ /^```(\S*)\s*$/) { ($cur, $tag, $start) = ('', $1, $i + 1); }
+            elsif ($l !~ /^\s*$/ && @out) { $out[-1]{followed} = 1; }
+        } elsif ($l =~ /^```\s*$/) {
+            push @out, { tag => $tag, text => $cur, line => $start };
+            undef $cur;
+        } else {
+            $cur .= $l;
+        }
+    }
+    return @out;
+}
+
+sub normalise {
+    my ($s) = @_;
+    $s =~ s/^psql:<stdin>:\d+: //mg;
+    $s =~ s/[ \t]+$//mg;
+    $s =~ s/\n+\z//;
+    $s =~ s/\A\n+//;
+    return $s;
+}
+
+my $n = 0;
+for my $path (@files) {
+    my $name = basename($path);
+    my $db = 'docs_' . $n++;
+    $node->safe_psql('postgres', "CREATE DATABASE $db");
+    $node->safe_psql($db, 'CREATE EXTENSION idseq');
+    my @b = blocks($path);
+    my $examples = 0;
+    for my $i (0 .. $#b) {
+        next unless $b[$i]{tag} eq 'sql';
+        $examples++;
+        my $expected;
+        if ($i < $#b && $b[$i + 1]{tag} eq '' && !$b[$i]{followed}) {
+            $expected = $b[$i + 1]{text};
+        }
+        # psql prints results and errors on two streams; fold them into one, in order.
+        my $merged = '';
+        IPC::Run::run(['psql', '-X', '-q', '-v', 'ON_ERROR_STOP=0', '-d', $node->connstr($db)],
+                      '<', \$b[$i]{text}, '>', \$merged, '2>&1');
+        my $where = "$name:$b[$i]{line}";
+        if (defined $expected) {
+            is(normalise($merged), normalise($expected), "$where prints what the example shows");
+        } else {
+            unlike($merged, qr/^(psql:<stdin>:\d+: )?(ERROR|FATAL|PANIC):/m, "$where runs without error")
+                or diag($merged);
+        }
+    }
+    ok($examples > 0 || $name ne 'README.md', "$name has examples ($examples)");
+}
+
+done_testing();
