@@ -49,6 +49,10 @@ sub normalise {
     return $s;
 }
 
+# IDSEQ_DOCS_BLESS=<dir>: also write each file with the outputs psql really printed into <dir>,
+# for a writer to review with diff (never used by the suite itself).
+my $bless = $ENV{IDSEQ_DOCS_BLESS};
+
 my $n = 0;
 for my $path (@files) {
     my $name = basename($path);
@@ -73,12 +77,25 @@ for my $path (@files) {
         my $where = "$name:$b[$i]{line}";
         if (defined $expected) {
             is(normalise($merged), normalise($expected), "$where prints what the example shows");
+            $b[$i + 1]{actual} = normalise($merged) . "\n";
         } else {
             unlike($merged, qr/^(psql:<stdin>:\d+: )?(ERROR|FATAL|PANIC):/m, "$where runs without error")
                 or diag($merged);
         }
     }
     ok($examples > 0 || $name ne 'README.md', "$name has examples ($examples)");
+    if ($bless) {
+        open my $in, '<', $path or die;
+        my @lines = <$in>;
+        close $in;
+        for my $blk (reverse grep { defined $_->{actual} } @b) {
+            my $len = () = $blk->{text} =~ /\n/g;
+            splice @lines, $blk->{line}, $len, $blk->{actual};
+        }
+        open my $out, '>', "$bless/$name" or die "$bless/$name: $!";
+        print $out @lines;
+        close $out;
+    }
 }
 
 done_testing();
