@@ -4,4 +4,3 @@
 #ifdef POSTGRES_H
 static_assert(false, "src/core/ must not include PostgreSQL headers");
 #endif
-#define IDSEQ_CORE 1
