@@ -14,7 +14,7 @@
 // lock nextval takes processes pending invalidations, and a generator re-checks its entry
 // after nextval before using it.
 #include "charset.h"
-#include "code.h"
+#include "fixed_code.h"
 #include "error.h"
 
 #include <cstdint>

@@ -16,7 +16,7 @@
 //   build/fuzz_charset -max_total_time=60 build/corpus/charset test/fuzz/corpus/charset
 #include "cpp_only.h"
 #include "charset.h"
-#include "codec.h"
+#include "display_codec.h"
 #include "error.h"
 #include "lexid.h"
 

@@ -12,7 +12,7 @@
 //   build/fuzz_decode -max_total_time=60 build/corpus/decode test/fuzz/corpus/decode
 // (new inputs go to the first directory, so the repository's seed corpus is never written)
 #include "cpp_only.h"
-#include "codec.h"
+#include "display_codec.h"
 #include "error.h"
 
 #include "fuzz_util.h"

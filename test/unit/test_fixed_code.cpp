@@ -1,7 +1,7 @@
 // Unit tests for fixed-width positional codes (src/core/code.h).
 #include "cpp_only.h"
 #include "charset.h"
-#include "code.h"
+#include "fixed_code.h"
 #include "error.h"
 #include "lexid.h"
 

@@ -1,6 +1,6 @@
 // Unit tests for the display codecs and the keyed scramble (src/core/codec.h, siphash.h).
 #include "cpp_only.h"
-#include "codec.h"
+#include "display_codec.h"
 #include "error.h"
 
 #include "test_util.h"

@@ -1,5 +1,5 @@
 #include "cpp_only.h"
-#include "codec.h"
+#include "display_codec.h"
 #include "error.h"
 
 #include <algorithm>

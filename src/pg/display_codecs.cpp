@@ -11,7 +11,7 @@
 // - codes are built in a stack buffer and copied once into the result text.
 // fn_extra memory is palloc'd in fn_mcxt and holds plain data only.
 #include "charset.h"
-#include "codec.h"
+#include "display_codec.h"
 
 #include <cstring>
 #include <string_view>

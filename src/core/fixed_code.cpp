@@ -1,5 +1,5 @@
 #include "cpp_only.h"
-#include "code.h"
+#include "fixed_code.h"
 
 #include "error.h"
 
