@@ -29,27 +29,31 @@ void capture(CaughtError& slot, ErrorKind kind, const char* message, const char*
 // ereport(ERROR) with the kind's SQLSTATE; does not return.
 [[noreturn]] void report(const CaughtError& slot);
 
+// Runs core code, catching everything into slot; false if it threw. For code that may not
+// ereport where it runs (under a spinlock): the caller releases the lock, then report()s.
+template <class F>
+inline bool try_run(CaughtError& slot, F&& body) noexcept
+{
+    try {
+        body();
+        return true;
+    } catch (const Error& e) {
+        capture(slot, e.kind(), e.what(), e.detail().c_str(), e.hint().c_str());
+    } catch (const std::bad_alloc&) {
+        capture(slot, ErrorKind::Limit, "out of memory", "", "");
+    } catch (const std::exception& e) {
+        capture(slot, ErrorKind::Internal, e.what(), "", "");
+    } catch (...) {
+        capture(slot, ErrorKind::Internal, "unexpected C++ exception in idseq", "", "");
+    }
+    return false;
+}
+
 template <class F>
 inline void run(F&& body)
 {
     static CaughtError slot;
-    bool failed = false;
-    try {
-        body();
-    } catch (const Error& e) {
-        capture(slot, e.kind(), e.what(), e.detail().c_str(), e.hint().c_str());
-        failed = true;
-    } catch (const std::bad_alloc&) {
-        capture(slot, ErrorKind::Limit, "out of memory", "", "");
-        failed = true;
-    } catch (const std::exception& e) {
-        capture(slot, ErrorKind::Internal, e.what(), "", "");
-        failed = true;
-    } catch (...) {
-        capture(slot, ErrorKind::Internal, "unexpected C++ exception in idseq", "", "");
-        failed = true;
-    }
-    if (failed)
+    if (!try_run(slot, body))
         report(slot);
 }
 
