@@ -43,8 +43,8 @@ SELECT proname, args, prokind AS kind, provolatile AS vol, proparallel AS par, p
 -- - idseq_charset_registry_dedup(): a trigger function.
 -- - lexid_typmod_in: runs when a type name lexid(...) is parsed; the self-describing
 --   lexid(name, 'symbols') that pg_dump writes may register the charset (an INSERT), so it
---   is PARALLEL UNSAFE. Its STABLE label understates that write; a type modifier input
---   function runs only while a statement is parsed, where the label has no effect.
+--   is VOLATILE PARALLEL UNSAFE. In a read-only transaction it still accepts a charset that
+--   is registered, and refuses (25006) to register a new one.
 
 -- LEAKPROOF (may run before a row-level security or security-barrier filter): the equality,
 -- ordering and hash support of lexid, so that indexes stay usable under row-level security.

@@ -3,9 +3,10 @@
 //
 // These run once per row, so the per-call work is kept to the codec itself:
 // - the charset argument is resolved once per call site: fn_extra holds a CodecTable (the
-//   core's plain-data copy of the charset) keyed by the charset text, rebuilt only when the
-//   text differs. Being a copy, it stays valid whatever the registry cache does with its
-//   own Charset objects;
+//   core's plain-data copy of the charset) keyed by the charset text and the registry
+//   cache's generation, rebuilt only when either differs. Being a copy, it stays valid
+//   memory whatever the registry cache does with its own Charset objects; the generation
+//   drops a copy of a definition that a rollback undid;
 // - the scramble key is derived once per call site: fn_extra holds the derived 128-bit key
 //   keyed by the key's bytes;
 // - codes are built in a stack buffer and copied once into the result text.
@@ -34,6 +35,7 @@ namespace {
 // fn_extra of idseq_encode / idseq_decode.
 struct CharsetSlot {
     int name_len; // -1: the table is not keyed (being built, or the name is too long to keep)
+    uint64 generation; // idseq::pg::charset_generation() when the table was built
     char name[NAMEDATALEN];
     CodecTable table;
 };
@@ -78,7 +80,7 @@ inline const CodecTable& codec_table(FunctionCallInfo fcinfo, int argno)
     text* arg = arg_text(fcinfo, argno);
     CharsetSlot* slot = fcinfo->flinfo ? static_cast<CharsetSlot*>(fcinfo->flinfo->fn_extra) : nullptr;
     if (likely(slot != nullptr) && slot->name_len == (int) VARSIZE_ANY_EXHDR(arg) &&
-        same_bytes(slot->name, VARDATA_ANY(arg), (size_t) slot->name_len))
+        slot->generation == idseq::pg::charset_generation() && same_bytes(slot->name, VARDATA_ANY(arg), (size_t) slot->name_len))
         return slot->table;
     return resolve_codec_table(fcinfo, arg, slot);
 }
@@ -95,6 +97,7 @@ __attribute__((noinline)) const CodecTable& resolve_codec_table(FunctionCallInfo
     }
     slot->name_len = -1;
     run([&] { CodecTable::build(*cs, slot->table); });
+    slot->generation = idseq::pg::charset_generation();
     if (len < NAMEDATALEN) {
         memcpy(slot->name, name, (size_t) len);
         slot->name_len = len;

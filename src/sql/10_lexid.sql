@@ -89,6 +89,11 @@ CREATE TYPE @extschema@.lexid (
     COLLATABLE = false
 );
 COMMENT ON TYPE @extschema@.lexid IS 'string identifier over a charset, ordered shortlex';
+-- The self-describing lexid(name, 'symbols') registers a charset it does not find (an
+-- INSERT), so lexid_typmod_in is labelled VOLATILE. CREATE TYPE warns about a volatile type
+-- modifier input function (the parser calls it directly, so the label changes nothing there):
+-- the label is set after the type exists.
+ALTER FUNCTION @extschema@.lexid_typmod_in(cstring[]) VOLATILE;
 
 -- typmod coercion (lexid -> lexid(charset)) and the assignment casts to and from text
 CREATE FUNCTION @extschema@.lexid(@extschema@.lexid, integer, boolean) RETURNS @extschema@.lexid
