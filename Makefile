@@ -5,6 +5,7 @@
 #   make test   the same set-up, then the whole suite: unit tests, pg_regress, isolation,
 #               TAP; ends with "N passed, N failed"
 #   make bench  the benchmark (prints a table; never fails on timing)
+#   make deb    build the Debian package in a scratch copy and test what it ships
 
 EXTENSION   = idseq
 EXTVERSION  = 1.2
@@ -103,4 +104,13 @@ test:
 bench:
 	tools/idseq-run bench
 
-.PHONY: unit unit-san fuzz demo test bench
+# Builds the Debian package (debian/, pg_buildext) in a scratch copy of the tree and tests
+# what it ships without installing it on this machine: see tools/deb-check.
+deb:
+	tools/deb-check
+
+# PGXN's META.json against the PGXN Meta Spec 1.0.0.
+meta-check:
+	tools/validate-meta META.json
+
+.PHONY: unit unit-san fuzz demo test bench deb meta-check
