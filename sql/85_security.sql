@@ -246,18 +246,22 @@ ALTER SYSTEM SET idseq.node_id = 7;
 ALTER SYSTEM RESET idseq.node_id;
 SELECT current_setting('idseq.node_id') = :'node_id_before' AS node_id_unchanged;
 
--- No function of the extension is SECURITY DEFINER and EXECUTE is the default (PUBLIC): the
--- privilege checks are those of the objects the functions touch. (LEAKPROOF is reviewed in
--- 90_labels.)
-SELECT count(*) FILTER (WHERE p.prosecdef) AS security_definer,
+-- EXECUTE is the default (PUBLIC) and no function is SECURITY DEFINER, so the privilege
+-- checks are those of the objects the functions touch, except one trigger function that no
+-- role may execute (src/sql/90_privileges.sql): the layout registry's adoption of a new
+-- layout's sequences. (LEAKPROOF is reviewed in 90_labels.)
+SELECT string_agg(p.proname, ', ' ORDER BY p.proname) FILTER (WHERE p.prosecdef) AS security_definer,
        string_agg(p.proname, ', ' ORDER BY p.proname) FILTER (WHERE p.proleakproof) AS leakproof,
-       count(*) FILTER (WHERE p.proacl IS NOT NULL) AS with_acl
+       string_agg(p.proname, ', ' ORDER BY p.proname)
+           FILTER (WHERE NOT has_function_privilege('public', p.oid, 'EXECUTE')) AS public_cannot_execute
   FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq';
--- what PUBLIC may do with the extension's tables, sequences and views
+-- what PUBLIC and the database's owner may do with the extension's tables, sequences and views
 SELECT c.relname, c.relkind,
        (SELECT string_agg(a.privilege_type, ', ' ORDER BY a.privilege_type)
-          FROM aclexplode(c.relacl) a WHERE a.grantee = 0) AS public_may
+          FROM aclexplode(c.relacl) a WHERE a.grantee = 0) AS public_may,
+       (SELECT string_agg(a.privilege_type, ', ' ORDER BY a.privilege_type)
+          FROM aclexplode(c.relacl) a WHERE a.grantee = 'pg_database_owner'::regrole) AS db_owner_may
   FROM pg_class c JOIN pg_depend d ON d.objid = c.oid AND d.classid = 'pg_class'::regclass AND d.deptype = 'e'
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq'
  ORDER BY c.relname;

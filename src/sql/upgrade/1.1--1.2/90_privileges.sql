@@ -1,0 +1,1 @@
+../../90_privileges.sql

@@ -1,0 +1,1 @@
+../../95_comments.sql
