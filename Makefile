@@ -5,6 +5,7 @@
 #   make test   the same set-up, then the whole suite: unit tests, pg_regress, isolation,
 #               TAP; ends with "N passed, N failed"
 #   make bench  the benchmark (prints a table; never fails on timing)
+#   make test-citus / bench-citus   the same on a real Citus cluster (docs/notes-citus.md)
 
 EXTENSION   = idseq
 EXTVERSION  = 1.2
@@ -100,4 +101,13 @@ test:
 bench:
 	tools/idseq-run bench
 
-.PHONY: unit unit-san fuzz demo test bench
+# ---- idseq on a real Citus cluster (not part of `make test`) ----
+# Builds Citus from its source tarball if needed (CITUS_SRC, default ../shared/vendor;
+# cached), installs it and idseq, runs t/citus/*.pl; prints SKIPPED without the tarball.
+test-citus:
+	tools/citus-test test
+
+bench-citus:
+	tools/citus-test bench
+
+.PHONY: unit unit-san fuzz demo test bench test-citus bench-citus

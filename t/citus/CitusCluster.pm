@@ -2,7 +2,9 @@
 # PostgreSQL::Test::Cluster with citus and idseq preloaded (citus first, as Citus requires)
 # and a distinct idseq.node_id (coordinator 1, workers 2 and 3). Metadata is synced to the
 # workers (Citus's default since 11), so every node accepts reads and writes on
-# distributed tables. wal_level is logical for shard moves.
+# distributed tables. wal_level is logical for shard moves. Every server listens on a Unix
+# socket only, so citus.local_hostname (how a node connects to itself, e.g. during shard
+# moves) names the socket directory.
 package CitusCluster;
 use strict;
 use warnings;
@@ -30,6 +32,7 @@ fsync = off
 citus.shard_count = 8
 citus.node_conninfo = 'sslmode=disable'
 citus.log_remote_commands = off
+citus.local_hostname = '@{[$n->host]}'
 });
         $n->start;
         $n->safe_psql('postgres', 'CREATE EXTENSION citus');
