@@ -151,7 +151,16 @@ my @queries = (
     'order by c36, code' => q{SELECT c36, code FROM items ORDER BY c36, code},
     'order by early' => q{SELECT ce, n FROM eitems ORDER BY ce, n},
     # aggregates, grouping, arithmetic
-    'min max' => q{SELECT min(code), max(code), min(cg), max(cg), min(ce), max(ce), count(DISTINCT c36) FROM items},
+    # min/max across shards: the coordinator combines the shards' results, which arrive as text
+    'min max base62' => q{SELECT min(code), max(code) FROM items},
+    'min max base62 grouped' => q{SELECT c36, min(code), max(code) FROM items GROUP BY c36 HAVING count(*) > 1 ORDER BY c36},
+    'min max base36' => q{SELECT min(c36), max(c36), count(DISTINCT c36) FROM items},
+    'min max early' => q{SELECT min(ce), max(ce) FROM items},
+    'min max greek' => q{SELECT min(cg), max(cg) FROM items},
+    # the same through ORDER BY ... LIMIT (the documented way on Citus)
+    'first last' => q{SELECT (SELECT code FROM items ORDER BY code LIMIT 1), (SELECT code FROM items ORDER BY code DESC LIMIT 1),
+                             (SELECT ce FROM eitems ORDER BY ce LIMIT 1), (SELECT ce FROM eitems ORDER BY ce DESC LIMIT 1),
+                             (SELECT cg FROM gitems ORDER BY cg LIMIT 1), (SELECT cg FROM gitems ORDER BY cg DESC LIMIT 1)},
     'group by ordinary' => q{SELECT c36, count(*) FROM items GROUP BY c36 ORDER BY c36},
     'group by early' => q{SELECT ce, count(*), min(n) FROM eitems GROUP BY ce ORDER BY ce},
     'arithmetic' => q{SELECT code, code + 1, lexid_rank(code), cg + 100, lexid_rank(cg) FROM items WHERE n < 20 ORDER BY code},
