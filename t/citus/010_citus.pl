@@ -91,22 +91,16 @@ my $nrows = $i;
 for my $k (0 .. 2)
 {
     my $vals = join(",\n", @{ $rows{$k} });
+    my $load = qq{
+        INSERT INTO items VALUES $vals;
+        INSERT INTO orders SELECT code, n * 10 FROM items WHERE n % 3 = $k AND n % 2 = 0;
+        INSERT INTO orders SELECT code, n * 10 + 1 FROM items WHERE n % 3 = $k AND n % 4 = 0;
+        INSERT INTO gitems SELECT cg, code, n FROM items WHERE n % 3 = $k;
+        INSERT INTO eitems SELECT ce, code, n FROM items WHERE n % 3 = $k;
+    };
     # through node $k into the distributed tables; into the local copies on the coordinator
-    $nodes[$k]->safe_psql('postgres', qq{
-        INSERT INTO items VALUES $vals;
-        INSERT INTO orders SELECT code, n * 10 FROM items WHERE n % 3 = $k AND n % 2 = 0;
-        INSERT INTO orders SELECT code, n * 10 + 1 FROM items WHERE n % 3 = $k AND n % 4 = 0;
-        INSERT INTO gitems SELECT cg, code, n FROM items WHERE n % 3 = $k;
-        INSERT INTO eitems SELECT ce, code, n FROM items WHERE n % 3 = $k;
-    });
-    $c->safe_psql('postgres', qq{
-        SET search_path = loc, public;
-        INSERT INTO items VALUES $vals;
-        INSERT INTO orders SELECT code, n * 10 FROM items WHERE n % 3 = $k AND n % 2 = 0;
-        INSERT INTO orders SELECT code, n * 10 + 1 FROM items WHERE n % 3 = $k AND n % 4 = 0;
-        INSERT INTO gitems SELECT cg, code, n FROM items WHERE n % 3 = $k;
-        INSERT INTO eitems SELECT ce, code, n FROM items WHERE n % 3 = $k;
-    });
+    $nodes[$k]->safe_psql('postgres', $load);
+    $c->safe_psql('postgres', "SET search_path = loc, public; $load");
 }
 is($c->safe_psql('postgres', 'SELECT count(*) FROM items'), $nrows, "$nrows rows inserted through three nodes");
 cmp_ok($c->safe_psql('postgres', q{SELECT count(DISTINCT nodename || nodeport) FROM pg_dist_shard_placement
