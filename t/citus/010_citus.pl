@@ -194,6 +194,13 @@ sub run_batch
     return map { $_ => [ $out{$_} // '', $err{$_} // '' ] } @names;
 }
 
+# Known failures, reported and not yet fixed: Citus combines the per-shard results of an
+# extension's aggregate through their text form, which does not name the charset, so the
+# coordinator reads them as base36 (wrong order for early, an error for Greek symbols).
+our $TODO;
+my %todo = map { $_ => 'min/max of lexid across shards go through text without the charset' }
+  ('min max early', 'min max greek');
+
 # Every query through every node on the distributed tables == on the local tables.
 sub compare_all
 {
@@ -205,6 +212,7 @@ sub compare_all
         my ($l, $lerr) = @{ $local{$name} };
         is($lerr, '', "$label $name: runs on the local tables");
         isnt($l, '', "$label $name: the local result is not empty");
+        local $TODO = $todo{$name};
         for my $n (@nodes)
         {
             my ($d, $derr) = @{ $dist{ $n->name }{$name} };
@@ -323,6 +331,8 @@ is($c->safe_psql('postgres', q{SELECT count(*), count(DISTINCT id) FROM snow}), 
     "$total ids minted on three nodes at once, zero duplicates");
 is($w2->safe_psql('postgres', q{SELECT count(*) FROM snow, LATERAL snowflake_unpack(id) u WHERE u.node <> via}), 0,
     'each id carries the node that minted it (read through worker2)');
+is($c->safe_psql('postgres', q{SELECT count(DISTINCT (via, client, k)) FROM snow}), $total,
+    'every row has its own (node, client, draw number)');
 is($w1->safe_psql('postgres', q{
     SELECT count(*) FROM (SELECT id <= lag(id) OVER (PARTITION BY via, client ORDER BY k) AS bad FROM snow) s WHERE bad}),
     0, "each node's ids increase (per client, in the order drawn)");
@@ -359,7 +369,6 @@ for my $n ($w1, $w2)
 {
     $n->psql('postgres', q{INSERT INTO lx (via) SELECT 2 FROM generate_series(1, 3)});
 }
-TODO:
 {
     local $TODO = 'nextval_lexid counts from start_value, which Citus resets per worker copy';
     is($c->safe_psql('postgres', q{SELECT count(*) FROM (SELECT code FROM lx GROUP BY code HAVING count(*) > 1) d}),
