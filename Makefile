@@ -6,6 +6,7 @@
 #               TAP; ends with "N passed, N failed"
 #   make bench  the benchmark (prints a table; never fails on timing)
 #   make deb    build the Debian package in a scratch copy and test what it ships
+#   make test-citus / bench-citus   the same on a real Citus cluster (docs/citus.md)
 
 EXTENSION   = idseq
 EXTVERSION  = 1.2
@@ -113,4 +114,13 @@ deb:
 meta-check:
 	tools/validate-meta META.json
 
-.PHONY: unit unit-san fuzz demo test bench deb meta-check
+# ---- idseq on a real Citus cluster (not part of `make test`) ----
+# Builds Citus from its source tarball if needed (CITUS_SRC, default ../shared/vendor;
+# cached), installs it and idseq, runs t/citus/*.pl; prints SKIPPED without the tarball.
+test-citus:
+	tools/citus-test test
+
+bench-citus:
+	tools/citus-test bench
+
+.PHONY: unit unit-san fuzz demo test bench deb meta-check test-citus bench-citus
