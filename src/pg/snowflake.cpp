@@ -899,7 +899,7 @@ int32 field_int(int64 v)
 text* canonical_fields(text* name_text, TimestampTz epoch_ts, text* fields_text, Interval* unit_iv)
 {
     const size_t len = VARSIZE_ANY_EXHDR(name_text);
-    const std::string_view name(VARDATA_ANY(name_text), len < NAMEDATALEN ? len : NAMEDATALEN);
+    const std::string_view name(VARDATA_ANY(name_text), len <= NAMEDATALEN ? len : NAMEDATALEN + 1);
     int64 epoch = epoch_us_of(epoch_ts);
     char* fields = text_to_cstring(fields_text);
     int64 unit = unit_us_of(unit_iv);
@@ -1046,15 +1046,16 @@ void idseq_snowflake_init(void)
         "From -2147483647 to 2147483647 milliseconds (default 0). A testing aid to step the clock back or forward "
         "without changing the system clock; superuser only.",
         &clock_offset_ms_guc, 0, -INT_MAX, INT_MAX, PGC_SUSET, GUC_UNIT_MS | GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
-    DefineCustomIntVariable(
-        "idseq.snowflake_max_layouts", "Shared-memory slots of the snowflake generator's fast path.",
-        "From 1 to 10000 (default 128); used only with idseq in shared_preload_libraries, and read at server "
-        "start. Each slot serves one layout in one database, for the server's life; layouts beyond them use "
-        "the slower path without shared memory (a warning says so once). A slot takes about 200 bytes.",
-        &max_layouts_guc, 128, 1, 10000, PGC_POSTMASTER, 0, NULL, NULL, NULL);
     MarkGUCPrefixReserved("idseq");
 
     if (process_shared_preload_libraries_in_progress) {
+        // Only with preload: PostgreSQL refuses a PGC_POSTMASTER setting defined later.
+        DefineCustomIntVariable(
+            "idseq.snowflake_max_layouts", "Shared-memory slots of the snowflake generator's fast path.",
+            "From 1 to 10000 (default 128); used only with idseq in shared_preload_libraries, and read at server "
+            "start. Each slot serves one layout in one database, for the server's life; layouts beyond them use "
+            "the slower path without shared memory (a warning says so once). A slot takes a few hundred bytes of shared memory.",
+            &max_layouts_guc, 128, 1, 10000, PGC_POSTMASTER, 0, NULL, NULL, NULL);
         prev_shmem_request_hook = shmem_request_hook;
         shmem_request_hook = shmem_request;
         prev_shmem_startup_hook = shmem_startup_hook;
