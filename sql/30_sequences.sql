@@ -304,6 +304,31 @@ SELECT * FROM lexid_block('single', 'A'::lexid(upper));
 CREATE SEQUENCE down_blocks INCREMENT BY -10 MINVALUE 0 MAXVALUE 1000 START 1000;
 SELECT * FROM lexid_block('down_blocks', '0000'::lexid(digits));
 SELECT * FROM lexid_block('down_blocks', '0000'::lexid(digits));
+-- a block never crosses the sequence's bounds: the last one is shorter and last_id (first_id
+-- for a descending sequence) says where it ends; then the sequence is exhausted, as nextval
+CREATE SEQUENCE max_blocks INCREMENT BY 1000 MAXVALUE 2500;
+CREATE FUNCTION pg_temp.block(seq regclass, seed lexid, OUT first_id lexid, OUT last_id lexid, OUT size numeric)
+LANGUAGE sql AS $$
+    SELECT b.first_id, b.last_id, lexid_rank(b.last_id) - lexid_rank(b.first_id) + 1 FROM lexid_block(seq, seed) b
+$$;
+SELECT * FROM pg_temp.block('max_blocks', '0000'::lexid(digits));
+SELECT * FROM pg_temp.block('max_blocks', '0000'::lexid(digits));
+SELECT * FROM pg_temp.block('max_blocks', '0000'::lexid(digits));
+SELECT * FROM expect_error($$SELECT * FROM lexid_block('max_blocks', '0000')$$);
+CREATE SEQUENCE min_blocks INCREMENT BY -1000 MINVALUE -2500 MAXVALUE -1;
+SELECT * FROM pg_temp.block('min_blocks', '9999'::lexid(digits));
+SELECT * FROM pg_temp.block('min_blocks', '9999'::lexid(digits));
+SELECT * FROM pg_temp.block('min_blocks', '9999'::lexid(digits));
+SELECT * FROM expect_error($$SELECT * FROM lexid_block('min_blocks', '9999')$$);
+-- a block that ends exactly at MAXVALUE is whole; at the top of bigint, clamped too
+CREATE SEQUENCE exact_blocks INCREMENT BY 500 MAXVALUE 1000;
+SELECT * FROM pg_temp.block('exact_blocks', 'A'::lexid(upper));
+SELECT * FROM pg_temp.block('exact_blocks', 'A'::lexid(upper));
+CREATE SEQUENCE top_blocks INCREMENT BY 1000 START 9223372036854775000;
+SELECT size FROM pg_temp.block('top_blocks', 'A'::lexid(upper));
+SELECT * FROM expect_error($$SELECT * FROM lexid_block('top_blocks', 'A')$$);
+CREATE SEQUENCE bottom_blocks INCREMENT BY -1000 START -9223372036854775000;
+SELECT size FROM pg_temp.block('bottom_blocks', 'ZZZ'::lexid(upper));
 -- a cycling sequence would hand out blocks again: 55000, and no value is taken
 \x on
 CREATE SEQUENCE cyc_blocks INCREMENT BY 10 MAXVALUE 100 CYCLE;

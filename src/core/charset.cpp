@@ -1,6 +1,7 @@
 #include "cpp_only.h"
 #include "charset.h"
 #include "error.h"
+#include "shown.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -79,7 +80,7 @@ Charset Charset::make(int32_t id, std::string name, std::string_view symbols, bo
         m = -1;
     const char* p = symbols.data();
     const char* end = p + symbols.size();
-    const std::string quoted = "\"" + cs.name_ + "\"";
+    const std::string quoted = "\"" + shown(cs.name_) + "\"";
     while (p < end) {
         const char* start = p;
         int32_t cp = utf8_decode(p, end);
@@ -224,7 +225,7 @@ void validate_charset_name(std::string_view name)
     for (char c : name)
         ok = ok && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
     if (!ok)
-        fail(ErrorKind::InvalidParameter, "invalid charset name \"" + std::string(name) + "\"",
+        fail(ErrorKind::InvalidParameter, "invalid charset name \"" + shown(name) + "\"",
              "A charset name is a lowercase letter or underscore followed by up to 62 lowercase letters, digits or underscores.",
              "Choose a name such as \"order_code\".");
 }

@@ -1,6 +1,7 @@
 #include "cpp_only.h"
 #include "display_codec.h"
 #include "error.h"
+#include "shown.h"
 
 #include <algorithm>
 #include <array>
@@ -13,25 +14,8 @@ namespace {
 
 std::string quoted(long long v) { return "\"" + std::to_string(v) + "\""; }
 
-// A code for an error message: at most 64 characters, invalid UTF-8 and control
-// characters escaped, in double quotes.
-std::string quote_code(std::string_view code)
-{
-    std::string s = "\"";
-    const char* p = code.data();
-    const char* end = p + code.size();
-    for (int n = 0; p < end; n++) {
-        if (n == 64) {
-            s += "...";
-            break;
-        }
-        const char* start = p;
-        int32_t cp = utf8_decode(p, end);
-        std::string_view ch(start, static_cast<size_t>(p - start));
-        s += cp < 0x20 || cp == 0x7F ? describe_char(ch) : std::string(ch);
-    }
-    return s + "\"";
-}
+// A code for an error message, in double quotes.
+std::string quote_code(std::string_view code) { return "\"" + shown(code) + "\""; }
 
 [[noreturn]] __attribute__((cold, noinline)) void fail_shape(int rotate, int width)
 {

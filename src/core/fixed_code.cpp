@@ -2,6 +2,7 @@
 #include "fixed_code.h"
 
 #include "error.h"
+#include "shown.h"
 
 #include <cstring>
 #include <limits>
@@ -11,27 +12,6 @@ namespace idseq::code {
 namespace {
 
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
-
-// A code as shown in a message: control characters escaped, cut after about 60 bytes on a
-// UTF-8 character boundary.
-std::string shown(std::string_view text)
-{
-    bool cut = text.size() > 64;
-    size_t end = cut ? 61 : text.size();
-    while (cut && end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
-        --end;
-    std::string out;
-    for (size_t i = 0; i < end; i++) {
-        unsigned char c = static_cast<unsigned char>(text[i]);
-        if (c < 0x20 || c == 0x7F)
-            out += describe_char(text.substr(i, 1));
-        else
-            out += text[i];
-    }
-    if (cut)
-        out += "...";
-    return out;
-}
 
 std::string symbols_of(const Charset& cs)
 {

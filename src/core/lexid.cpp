@@ -3,23 +3,13 @@
 
 #include "bignat.h"
 #include "error.h"
+#include "shown.h"
 
 #include <algorithm>
 
 namespace idseq::lex {
 
 namespace {
-
-// The input quoted in an error message: at most 64 bytes, cut on a character boundary.
-std::string shown(std::string_view text)
-{
-    if (text.size() <= 64)
-        return std::string(text);
-    size_t cut = 61;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
-        --cut;
-    return std::string(text.substr(0, cut)) + "...";
-}
 
 [[noreturn]] void too_long(size_t n)
 {
@@ -185,9 +175,9 @@ void from_rank(std::string_view decimal, int base, Digits& out)
     BigNat r;
     if (!BigNat::from_decimal(decimal, r)) {
         if (!decimal.empty() && decimal[0] == '-')
-            fail(ErrorKind::OutOfRange, "lexid rank " + std::string(decimal) + " is out of range",
+            fail(ErrorKind::OutOfRange, "lexid rank " + shown(decimal) + " is out of range",
                  "Ranks start at 1.");
-        fail(ErrorKind::InvalidParameter, "lexid rank \"" + std::string(decimal) + "\" is not an integer",
+        fail(ErrorKind::InvalidParameter, "lexid rank \"" + shown(decimal) + "\" is not an integer",
              "Ranks are positive integers.");
     }
     if (r.is_zero())

@@ -3,6 +3,7 @@
 #include "snowflake.h"
 
 #include "error.h"
+#include "shown.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -29,7 +30,7 @@ i128 floor_div(i128 a, i128 b) // b > 0
     return (a % b < 0) ? q - 1 : q;
 }
 
-std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+std::string quoted(std::string_view s) { return "\"" + shown(s) + "\""; }
 
 // The layout's fields that are present, most significant first.
 std::vector<Field> fields_in_order(const Layout& layout)

@@ -373,7 +373,8 @@ Datum nextval_lexid(PG_FUNCTION_ARGS)
 }
 
 // One nextval v reserves the ids that the sequence values v .. v + increment - 1 (or, for a
-// descending sequence, v + increment + 1 .. v) stand for under nextval_lexid's mapping.
+// descending sequence, v + increment + 1 .. v) stand for under nextval_lexid's mapping, never
+// past the sequence's MAXVALUE (MINVALUE).
 Datum lexid_block(PG_FUNCTION_ARGS)
 {
     Oid relid = PG_GETARG_OID(0);
@@ -385,15 +386,22 @@ Datum lexid_block(PG_FUNCTION_ARGS)
     s = get_shape(relid); // ALTER SEQUENCE may have committed while we waited for the lock
     if (s->cycle)
         reject_cycling(relid);
-    int64 inc = s->increment;
+    // The block is v .. v + increment - 1 (descending: v + increment + 1 .. v), clamped to
+    // the sequence's bounds: the last block before MAXVALUE (MINVALUE) is shorter, and its
+    // last_id (first_id) says where it ends. The next call fails as nextval does.
+    const int64 inc = s->increment;
     Lexid* first;
     Lexid* last;
     if (inc > 0) {
+        __int128 end = (__int128) v + inc - 1;
+        int64 span = (int64) ((end > s->max ? (__int128) s->max : end) - v);
         first = seed_plus(seed, v, s->start);
-        last = lexid_add(first, inc - 1);
+        last = lexid_add(first, span < 0 ? 0 : span);
     } else {
+        __int128 end = (__int128) v + inc + 1;
+        int64 span = (int64) ((end < s->min ? (__int128) s->min : end) - v);
         last = seed_plus(seed, v, s->start);
-        first = lexid_add(last, inc + 1);
+        first = lexid_add(last, span > 0 ? 0 : span);
     }
     ReturnSetInfo* rsinfo = (ReturnSetInfo*) fcinfo->resultinfo;
     InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC); // no new descriptor per call

@@ -51,6 +51,7 @@
 #include <unordered_map>
 
 #include "boundary.h"
+#include "errors.h"
 #include "module.h"
 #include "registry.h"
 
@@ -61,7 +62,9 @@ extern "C" {
 #include "access/xlog.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
+#include "commands/dbcommands.h"
 #include "commands/sequence.h"
+#include "common/md5.h"
 #include "common/pg_prng.h"
 #include "datatype/timestamp.h"
 #include "executor/spi.h"
@@ -74,8 +77,10 @@ extern "C" {
 #include "storage/spin.h"
 #include "utils/fmgrprotos.h"
 #include "utils/guc.h"
+#include "utils/guc_tables.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/regproc.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
@@ -85,6 +90,7 @@ PG_FUNCTION_INFO_V1(snowflake_unpack);
 PG_FUNCTION_INFO_V1(snowflake_timestamp);
 PG_FUNCTION_INFO_V1(snowflake_min_id);
 PG_FUNCTION_INFO_V1(idseq_snowflake_check);
+PG_FUNCTION_INFO_V1(snowflake_create_layout);
 PG_FUNCTION_INFO_V1(idseq_snowflake_builtin_layouts);
 PG_FUNCTION_INFO_V1(idseq_snowflake_describe);
 }
@@ -102,6 +108,7 @@ namespace {
 int node_id_guc = -1;
 int lease_ms_guc = 1000;
 int clock_offset_ms_guc = 0;
+int max_layouts_guc = 128; // shared-memory slots, fixed at server start
 
 constexpr int64 kUnixToPgEpochUs = INT64CONST(946684800000000); // 1970-01-01 to 2000-01-01
 
@@ -137,8 +144,6 @@ bool guarded(F&& body) noexcept
 
 // ---- Shared memory --------------------------------------------------------------------------
 
-constexpr int kSlots = 128;
-
 struct Slot {
     // The key, written once under the table lock before the slot is counted in used.
     Oid db;
@@ -153,21 +158,29 @@ struct Slot {
     int64 last_node;
 };
 
+// The table's header; its idseq.snowflake_max_layouts slots follow it.
 struct Shared {
     int used;
-    Slot slots[kSlots];
+    int capacity;
+    bool full_reported; // the warning that the slots are used up was given (once per start)
 };
 
 Shared* shared;
+Slot* slots;
 LWLock* table_lock;
 shmem_request_hook_type prev_shmem_request_hook;
 shmem_startup_hook_type prev_shmem_startup_hook;
+
+Size shmem_size()
+{
+    return add_size(MAXALIGN(sizeof(Shared)), mul_size(sizeof(Slot), (Size) max_layouts_guc));
+}
 
 void shmem_request()
 {
     if (prev_shmem_request_hook)
         prev_shmem_request_hook();
-    RequestAddinShmemSpace(MAXALIGN(sizeof(Shared)));
+    RequestAddinShmemSpace(shmem_size());
     RequestNamedLWLockTranche("idseq_snowflake", 1);
 }
 
@@ -177,10 +190,13 @@ void shmem_startup()
         prev_shmem_startup_hook();
     LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
     bool found;
-    shared = (Shared*) ShmemInitStruct("idseq_snowflake", sizeof(Shared), &found);
+    shared = (Shared*) ShmemInitStruct("idseq_snowflake", shmem_size(), &found);
+    slots = (Slot*) ((char*) shared + MAXALIGN(sizeof(Shared)));
     if (!found) {
-        memset(static_cast<void*>(shared), 0, sizeof(Shared));
-        for (Slot& s : shared->slots) {
+        memset(static_cast<void*>(shared), 0, shmem_size());
+        shared->capacity = max_layouts_guc;
+        for (int i = 0; i < shared->capacity; i++) {
+            Slot& s = slots[i];
             SpinLockInit(&s.mutex);
             s.state = GenState{};
             s.last_node = -1;
@@ -190,22 +206,24 @@ void shmem_startup()
     LWLockRelease(AddinShmemInitLock);
 }
 
-// The slot of (this database, name), taking a free one if needed; nullptr when none is free.
+// The slot of (this database, name), taking a free one if needed; nullptr when none is free
+// (the first time that happens after a start, a warning says so).
 Slot* find_slot(const char* name)
 {
     if (!shared)
         return nullptr;
+    bool report = false;
     for (int pass = 0; pass < 2; pass++) {
         LWLockAcquire(table_lock, pass == 0 ? LW_SHARED : LW_EXCLUSIVE);
         for (int i = 0; i < shared->used; i++) {
-            Slot* s = &shared->slots[i];
+            Slot* s = &slots[i];
             if (s->db == MyDatabaseId && strcmp(s->name, name) == 0) {
                 LWLockRelease(table_lock);
                 return s;
             }
         }
-        if (pass == 1 && shared->used < kSlots) {
-            Slot* s = &shared->slots[shared->used];
+        if (pass == 1 && shared->used < shared->capacity) {
+            Slot* s = &slots[shared->used];
             s->db = MyDatabaseId;
             strlcpy(s->name, name, NAMEDATALEN);
             pg_write_barrier();
@@ -213,8 +231,21 @@ Slot* find_slot(const char* name)
             LWLockRelease(table_lock);
             return s;
         }
+        if (pass == 1 && !shared->full_reported) {
+            shared->full_reported = true;
+            report = true;
+        }
         LWLockRelease(table_lock);
     }
+    if (report)
+        ereport(WARNING,
+                (errmsg("all %d shared-memory slots of the snowflake generator are in use", shared->capacity),
+                 errdetail("Snowflake layout \"%s\" in database \"%s\", and every further layout, uses the slower "
+                           "generator path without shared memory until the server restarts. This warning is "
+                           "given once per server start.",
+                           name, get_database_name(MyDatabaseId)),
+                 errhint("Raise idseq.snowflake_max_layouts (a restart is needed); each slot serves one layout in "
+                         "one database.")));
     return nullptr;
 }
 
@@ -357,7 +388,8 @@ char* registry_relation(Oid nsp)
     return quote_qualified_identifier(get_namespace_name(nsp), "idseq_layout_registry");
 }
 
-[[noreturn]] void unknown_layout(const char* name, Oid nsp)
+// name need not be NUL-terminated: len bytes are shown, cut to a short prefix.
+[[noreturn]] void unknown_layout(const char* name, size_t len, Oid nsp)
 {
     StringInfoData known;
     initStringInfo(&known);
@@ -375,7 +407,7 @@ char* registry_relation(Oid nsp)
             appendStringInfo(&known, ", %s", custom);
     }
     idseq::pg::spi_end();
-    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown snowflake layout \"%s\"", name),
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown snowflake layout \"%s\"", idseq::pg::shown(name, len)),
                     errhint("Known layouts: %s. Create one with snowflake_create_layout().", known.data)));
     pg_unreachable();
 }
@@ -428,11 +460,32 @@ bool load_entry(Entry* e, const char* name, Oid nsp)
     return true;
 }
 
+// Whether a layout could have this name: built-in names and the registry's (its CHECK runs
+// validate_layout_name) all pass. Reads at most NAMEDATALEN bytes of a name of any size.
+bool possible_layout_name(const char* name, size_t len)
+{
+    if (len >= NAMEDATALEN)
+        return false;
+    bool ok = true;
+    run([&] {
+        try {
+            idseq::validate_layout_name(std::string_view(name, len));
+        } catch (const idseq::Error&) {
+            ok = false;
+        }
+    });
+    return ok;
+}
+
+// The cache holds an entry only for a name that was found: an unknown name is looked up in
+// this spare, kept for the next miss, so a stream of unknown names allocates nothing.
+Entry* spare;
+
 Entry* entry_by_name(const char* name, size_t len, Oid nsp)
 {
+    if (!possible_layout_name(name, len)) // cheap: no lookup, no copy of a huge name
+        unknown_layout(name, len, nsp);
     ensure_cache();
-    if (len >= NAMEDATALEN)
-        unknown_layout(pnstrdup(name, len), nsp);
     char key[NAMEDATALEN];
     memcpy(key, name, len);
     key[len] = '\0';
@@ -443,13 +496,18 @@ Entry* entry_by_name(const char* name, size_t len, Oid nsp)
     });
     if (e && e->valid)
         return e;
-    Entry* fresh = e;
-    if (!fresh)
-        run([&] { fresh = new Entry(); });
-    if (!load_entry(fresh, key, nsp))
-        unknown_layout(key, nsp);
-    if (!e)
-        run([&] { cache->emplace(std::string(key, len), fresh); });
+    if (e) { // known before: reload in place, so the pointers to it stay good
+        if (!load_entry(e, key, nsp))
+            unknown_layout(key, len, nsp);
+        return e;
+    }
+    if (!spare)
+        run([&] { spare = new Entry(); });
+    if (!load_entry(spare, key, nsp))
+        unknown_layout(key, len, nsp);
+    Entry* fresh = spare;
+    run([&] { cache->emplace(std::string(key, len), fresh); });
+    spare = nullptr;
     return fresh;
 }
 
@@ -834,12 +892,186 @@ int32 field_int(int64 v)
     return (int32) v; // fields reachable from SQL have at most 31 bits (validate_sql_field_widths)
 }
 
+
+// ---- Layout definitions and their creation ------------------------------------------------------
+
+// The canonical field list of a definition, or the definition's error (22023, or 42710 for a
+// built-in name). A name too long to be valid is judged by its first bytes, never copied whole.
+text* canonical_fields(text* name_text, TimestampTz epoch_ts, text* fields_text, Interval* unit_iv)
+{
+    const size_t len = VARSIZE_ANY_EXHDR(name_text);
+    const std::string_view name(VARDATA_ANY(name_text), len <= NAMEDATALEN ? len : NAMEDATALEN + 1);
+    int64 epoch = epoch_us_of(epoch_ts);
+    char* fields = text_to_cstring(fields_text);
+    int64 unit = unit_us_of(unit_iv);
+    std::string& out = scratch_text();
+    bool builtin = false;
+    run([&] {
+        idseq::validate_layout_name(name);
+        builtin = idseq::builtin_layout(std::string(name)) != nullptr;
+        if (builtin)
+            return;
+        Layout l = idseq::parse_layout(std::string(name), epoch, fields, unit);
+        idseq::validate_sql_field_widths(l);
+        out = idseq::format_fields(l);
+    });
+    if (builtin)
+        ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT),
+                        errmsg("snowflake layout \"%s\" is built in", pnstrdup(name.data(), name.size())),
+                        errhint("Choose another name for the custom layout.")));
+    return cstring_to_text_with_len(out.data(), (int) out.size());
+}
+
+void spi_run(const char* sql, int nargs, Oid* types, Datum* values, int expected)
+{
+    int rc = SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0);
+    if (rc != expected)
+        elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
+}
+
+// The names of a new layout's two sequences: idseq_sf_state_<base> and idseq_sf_last_<base>,
+// base being the name (or, past 48 bytes, its first 39 and 8 hex digits of its md5). When a
+// relation of either name already exists in the schema, base is its first 31 bytes and 16
+// random hex digits instead:
+// nobody can keep a layout from being created by planting relations with the names it would use.
+void sequence_names(const char* name, Oid nsp, char* state_name, char* last_name)
+{
+    char base[NAMEDATALEN];
+    const size_t len = strlen(name);
+    if (len <= 48) {
+        strlcpy(base, name, sizeof base);
+    } else {
+        char md5[33];
+        const char* errstr = nullptr;
+        if (!pg_md5_hash(name, len, md5, &errstr))
+            elog(ERROR, "could not compute an MD5 hash: %s", errstr);
+        snprintf(base, sizeof base, "%.39s_%.8s", name, md5);
+    }
+    for (int attempt = 0;; attempt++) {
+        snprintf(state_name, NAMEDATALEN, "idseq_sf_state_%.48s", base);
+        snprintf(last_name, NAMEDATALEN, "idseq_sf_last_%.48s", base);
+        if (!OidIsValid(get_relname_relid(state_name, nsp)) && !OidIsValid(get_relname_relid(last_name, nsp)))
+            return;
+        if (attempt == 100)
+            ereport(ERROR, (errcode(ERRCODE_DUPLICATE_TABLE),
+                            errmsg("could not find free names for the state sequences of snowflake layout \"%s\"",
+                                   name)));
+        uint64 r = pg_prng_uint64(&pg_global_prng_state);
+        snprintf(base, sizeof base, "%.31s_%016llx", name, (unsigned long long) r);
+    }
+}
+
+// The sequence just created under this name in nsp, checked to be the caller's own.
+Oid created_sequence(const char* relname, Oid nsp)
+{
+    Oid relid = get_relname_relid(relname, nsp);
+    if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_SEQUENCE || seq_owner(relid) != GetUserId())
+        elog(ERROR, "sequence \"%s\" was not created as expected", relname);
+    return relid;
+}
+
+void create_layout(const char* name, TimestampTz epoch, text* canonical, Interval* unit, Oid nsp)
+{
+    Oid registry = get_relname_relid("idseq_layout_registry", nsp);
+    if (!OidIsValid(registry))
+        elog(ERROR, "the snowflake layout registry is missing");
+    const char* schema = quote_identifier(get_namespace_name(nsp));
+    char* registry_name = quote_qualified_identifier(get_namespace_name(nsp), "idseq_layout_registry");
+    if (SPI_connect() != SPI_OK_CONNECT)
+        elog(ERROR, "SPI_connect failed");
+    // One creator at a time, so that the duplicate check below is reliable (and the caller's
+    // privileges on the registry are checked as LOCK TABLE checks them).
+    spi_run(psprintf("LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE", registry_name), 0, nullptr, nullptr, SPI_OK_UTILITY);
+    {
+        Oid types[1] = {TEXTOID};
+        Datum values[1] = {CStringGetTextDatum(name)};
+        spi_run(psprintf("SELECT r.fields, r.epoch::pg_catalog.text, r.time_unit::pg_catalog.text FROM %s r"
+                         " WHERE r.name OPERATOR(pg_catalog.=) $1",
+                         registry_name),
+                1, types, values, SPI_OK_SELECT);
+        if (SPI_processed > 0) {
+            HeapTuple t = SPI_tuptable->vals[0];
+            TupleDesc d = SPI_tuptable->tupdesc;
+            ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("snowflake layout \"%s\" already exists", name),
+                            errdetail("Its fields are \"%s\", its epoch is %s and its time unit is %s.",
+                                      SPI_getvalue(t, d, 1), SPI_getvalue(t, d, 2), SPI_getvalue(t, d, 3)),
+                            errhint("Layouts cannot be redefined; create one under another name.")));
+        }
+    }
+    char state_name[NAMEDATALEN], last_name[NAMEDATALEN];
+    sequence_names(name, nsp, state_name, last_name);
+    const char* state_q = psprintf("%s.%s", schema, quote_identifier(state_name));
+    const char* last_q = psprintf("%s.%s", schema, quote_identifier(last_name));
+    spi_run(psprintf("CREATE SEQUENCE %s MINVALUE -1 START -1", state_q), 0, nullptr, nullptr, SPI_OK_UTILITY);
+    spi_run(psprintf("CREATE UNLOGGED SEQUENCE %s MINVALUE -1 START -1", last_q), 0, nullptr, nullptr, SPI_OK_UTILITY);
+    Oid state_relid = created_sequence(state_name, nsp);
+    Oid last_relid = created_sequence(last_name, nsp);
+    // The sequences go with the registry (DROP EXTENSION drops them), which needs one owner.
+    Oid registry_owner = seq_owner(registry);
+    if (registry_owner != GetUserId()) {
+        const char* owner = quote_identifier(GetUserNameFromId(registry_owner, false));
+        spi_run(psprintf("ALTER SEQUENCE %s OWNER TO %s", state_q, owner), 0, nullptr, nullptr, SPI_OK_UTILITY);
+        spi_run(psprintf("ALTER SEQUENCE %s OWNER TO %s", last_q, owner), 0, nullptr, nullptr, SPI_OK_UTILITY);
+    }
+    spi_run(psprintf("ALTER SEQUENCE %s OWNED BY %s.name", state_q, registry_name), 0, nullptr, nullptr, SPI_OK_UTILITY);
+    spi_run(psprintf("ALTER SEQUENCE %s OWNED BY %s.name", last_q, registry_name), 0, nullptr, nullptr, SPI_OK_UTILITY);
+    Oid types[6] = {TEXTOID, TIMESTAMPTZOID, TEXTOID, INTERVALOID, OIDOID, OIDOID};
+    Datum values[6] = {CStringGetTextDatum(name),         TimestampTzGetDatum(epoch),
+                       PointerGetDatum(canonical),        IntervalPGetDatum(unit),
+                       ObjectIdGetDatum(state_relid),     ObjectIdGetDatum(last_relid)};
+    spi_run(psprintf("INSERT INTO %s (name, epoch, fields, time_unit, state_seq, last_id_seq)"
+                     " VALUES ($1, $2, $3, $4, $5::pg_catalog.regclass, $6::pg_catalog.regclass)",
+                     registry_name),
+            6, types, values, SPI_OK_INSERT);
+    SPI_finish();
+}
+
+// ---- The node id comes from the server configuration only -----------------------------------------
+
+// Where this session's value of a setting not yet defined (a placeholder) came from.
+GucSource placeholder_source(const char* name)
+{
+    struct config_generic** vars = get_guc_variables();
+    const int n = GetNumConfigOptions();
+    for (int i = 0; i < n; i++)
+        if (pg_strcasecmp(vars[i]->name, name) == 0)
+            return vars[i]->source > vars[i]->reset_source ? vars[i]->source : vars[i]->reset_source;
+    return PGC_S_DEFAULT;
+}
+
+// Without preload, PostgreSQL cannot refuse ALTER DATABASE/ROLE ... SET idseq.node_id (or a
+// superuser's SET) in a session that has not loaded idseq: the value waits as a placeholder.
+// When idseq loads, PostgreSQL refuses it ("cannot be changed now"), but the placeholder had
+// replaced the server configuration's value, so the session would have no node id at all.
+// Read the server configuration's value again, and say why the other one is ignored.
+void keep_server_node_id()
+{
+    ConfigVariable* head = nullptr;
+    ConfigVariable* tail = nullptr;
+    char* value = nullptr;
+    if (ParseConfigFile(ConfigFileName, true, NULL, 0, 0, LOG, &head, &tail) && DataDir)
+        (void) ParseConfigFile(PG_AUTOCONF_FILENAME, false, NULL, 0, 0, LOG, &head, &tail);
+    for (ConfigVariable* v = head; v; v = v->next)
+        if (pg_strcasecmp(v->name, "idseq.node_id") == 0)
+            value = pstrdup(v->value); // the last one wins, as when the server reads the files
+    FreeConfigVariables(head);
+    if (value)
+        (void) set_config_option("idseq.node_id", value, PGC_SIGHUP, PGC_S_FILE, GUC_ACTION_SET, true, WARNING,
+                                 false);
+    ereport(WARNING, (errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
+                      errmsg("idseq.node_id set for a database, a role or a session is ignored"),
+                      errdetail("The node id comes from the server configuration only; here it is %d.", node_id_guc),
+                      errhint("Remove the setting with ALTER DATABASE ... RESET idseq.node_id or ALTER ROLE ... RESET "
+                              "idseq.node_id, and set the node id in postgresql.conf or with ALTER SYSTEM.")));
+}
+
 } // namespace
 
 // ---- Module initialisation ----------------------------------------------------------------------
 
 void idseq_snowflake_init(void)
 {
+    const GucSource node_id_source = placeholder_source("idseq.node_id");
     DefineCustomIntVariable(
         "idseq.node_id", "This server's node id in snowflake ids.",
         "From -1 to 2147483647; -1 (the default) means unset. Each layout allows node ids up to its node "
@@ -855,7 +1087,19 @@ void idseq_snowflake_init(void)
         "From -2147483647 to 2147483647 milliseconds (default 0). A testing aid to step the clock back or forward "
         "without changing the system clock; superuser only.",
         &clock_offset_ms_guc, 0, -INT_MAX, INT_MAX, PGC_SUSET, GUC_UNIT_MS | GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+    if (process_shared_preload_libraries_in_progress) {
+        // Only with preload: PostgreSQL refuses a PGC_POSTMASTER setting defined later. Before
+        // MarkGUCPrefixReserved, which drops the placeholders of names not defined yet.
+        DefineCustomIntVariable(
+            "idseq.snowflake_max_layouts", "Shared-memory slots of the snowflake generator's fast path.",
+            "From 1 to 10000 (default 128); used only with idseq in shared_preload_libraries, and read at server "
+            "start. Each slot serves one layout in one database, for the server's life; layouts beyond them use "
+            "the slower path without shared memory (a warning says so once). A slot takes a few hundred bytes of shared memory.",
+            &max_layouts_guc, 128, 1, 10000, PGC_POSTMASTER, 0, NULL, NULL, NULL);
+    }
     MarkGUCPrefixReserved("idseq");
+    if (node_id_source > PGC_S_ARGV) // a value from a database, role or session setting
+        keep_server_node_id();
 
     if (process_shared_preload_libraries_in_progress) {
         prev_shmem_request_hook = shmem_request_hook;
@@ -956,25 +1200,28 @@ Datum snowflake_min_id(PG_FUNCTION_ARGS)
 // (name, epoch, fields, time_unit) -> the canonical field list, or the definition's error.
 Datum idseq_snowflake_check(PG_FUNCTION_ARGS)
 {
-    char* name = text_to_cstring(PG_GETARG_TEXT_PP(0));
-    int64 epoch = epoch_us_of(PG_GETARG_TIMESTAMPTZ(1));
-    char* fields = text_to_cstring(PG_GETARG_TEXT_PP(2));
-    int64 unit = unit_us_of(PG_GETARG_INTERVAL_P(3));
-    std::string& out = scratch_text();
-    bool builtin = false;
-    run([&] {
-        idseq::validate_layout_name(name);
-        builtin = idseq::builtin_layout(name) != nullptr;
-        if (builtin)
-            return;
-        Layout l = idseq::parse_layout(name, epoch, fields, unit);
-        idseq::validate_sql_field_widths(l);
-        out = idseq::format_fields(l);
-    });
-    if (builtin)
-        ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("snowflake layout \"%s\" is built in", name),
-                        errhint("Choose another name for the custom layout.")));
-    PG_RETURN_TEXT_P(cstring_to_text_with_len(out.data(), (int) out.size()));
+    PG_RETURN_TEXT_P(canonical_fields(PG_GETARG_TEXT_PP(0), PG_GETARG_TIMESTAMPTZ(1), PG_GETARG_TEXT_PP(2),
+                                      PG_GETARG_INTERVAL_P(3)));
+}
+
+// Creates a custom layout: the registry row and its two state sequences. In C, so that the
+// extension's own calls cannot be captured by objects another role plants in its schema (an
+// overload of idseq_snowflake_check, a relation named like a state sequence): the definition
+// is checked by a direct call, every statement names schema-qualified relations and
+// pg_catalog operators only, and the state sequences get names that are free when they are
+// created (CREATE SEQUENCE without IF NOT EXISTS fails rather than adopt another's relation).
+Datum snowflake_create_layout(PG_FUNCTION_ARGS)
+{
+    for (int i = 0; i < 4; i++)
+        if (PG_ARGISNULL(i))
+            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+                            errmsg("a snowflake layout definition cannot contain null values")));
+    text* name_text = PG_GETARG_TEXT_PP(0);
+    TimestampTz epoch = PG_GETARG_TIMESTAMPTZ(1);
+    Interval* unit = PG_GETARG_INTERVAL_P(3);
+    text* canonical = canonical_fields(name_text, epoch, PG_GETARG_TEXT_PP(2), unit);
+    create_layout(text_to_cstring(name_text), epoch, canonical, unit, get_func_namespace(fcinfo->flinfo->fn_oid));
+    PG_RETURN_VOID();
 }
 
 Datum idseq_snowflake_builtin_layouts(PG_FUNCTION_ARGS)

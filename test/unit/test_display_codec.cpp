@@ -266,7 +266,7 @@ TEST(Codec, Errors)
     EXPECT_EQ(kind_of([&] { decode(named("digits"), "9223372036854775808", 0, 0); }), ErrorKind::OutOfRange);
     EXPECT_EQ(kind_of([&] { decode(hex, std::string(1000, 'f'), 0, 0); }), ErrorKind::OutOfRange);
     e = error_of([&] { decode(hex, std::string(100, 'f'), 0, 0); });
-    EXPECT_EQ(std::string(e.what()), "code \"" + std::string(64, 'f') + "...\" is out of range for type bigint");
+    EXPECT_EQ(std::string(e.what()), "code \"" + std::string(61, 'f') + "...\" is out of range for type bigint");
 
     e = error_of([&] { enc(b62, -5); });
     EXPECT_EQ(e.kind(), ErrorKind::OutOfRange);

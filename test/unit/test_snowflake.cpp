@@ -1,5 +1,6 @@
 // Unit tests of the snowflake core: layouts, pack/unpack, and the generator driven by a fake
 // clock and a fake durable high-water mark.
+#include "shown.h"
 #include "snowflake.h"
 
 #include "error.h"
@@ -851,7 +852,7 @@ TEST(SnowflakeLayout, NamesAndSqlFieldWidths)
         EXPECT_NO_THROW(validate_layout_name(ok)) << ok;
     for (const char* bad : {"", "1a", "A", "a-b", "a b", "é", "abcdefghijklmnopqrstuvwxyz_0123456789_abcdefghijklmnopqrstuvwxyzX"}) {
         Error e = expect_error(ErrorKind::InvalidParameter, [&] { validate_layout_name(bad); });
-        EXPECT_EQ(std::string(e.what()), "invalid snowflake layout name \"" + std::string(bad) + "\"");
+        EXPECT_EQ(std::string(e.what()), "invalid snowflake layout name \"" + shown(bad) + "\"");
     }
     EXPECT_NO_THROW(validate_layout_name(std::string(63, 'a')));
     expect_error(ErrorKind::InvalidParameter, [] { validate_layout_name(std::string(64, 'a')); });

@@ -1,0 +1,89 @@
+# idseq.snowflake_max_layouts: the shared-memory slots of the generator's fast path
+# (PGC_POSTMASTER, with preload only). With 2 slots, the first two layouts used take the fast
+# path, a third falls back to the path without shared memory -- still correct -- and a
+# warning says so once per server start, whichever session hits it. Also: unknown layout
+# names (any number, any size) add no cache entry and are echoed as a short prefix.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('sf_slots');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'idseq'
+idseq.snowflake_max_layouts = 2
+});
+$node->start;
+is($node->safe_psql('postgres', "SELECT setting || ' ' || context FROM pg_settings WHERE name = 'idseq.snowflake_max_layouts'"),
+    '2 postmaster', 'the setting is read at server start');
+$node->safe_psql('postgres', q{
+    CREATE EXTENSION idseq;
+    SELECT snowflake_create_layout('l' || g, '2020-01-01 00:00:00+00', 'time:41,seq:12') FROM generate_series(1, 4) g;
+});
+
+# The slow path writes the last id into the layout's unlogged last-id sequence; the fast
+# path leaves it unknown (NULL).
+sub slow_layouts
+{
+    return $node->safe_psql('postgres', q{
+        SELECT string_agg(name, ',' ORDER BY name) FROM idseq_layout_registry
+         WHERE pg_sequence_last_value(last_id_seq) IS NOT NULL});
+}
+
+my $log_start = -s $node->logfile;
+my ($ret, $out, $err) = $node->psql('postgres', q{
+    SELECT bool_and(ok) FROM (
+      SELECT count(DISTINCT id) = count(*) AND bool_and(id > prev) AS ok FROM (
+        SELECT l, id, lag(id, 1, -1::bigint) OVER (PARTITION BY l ORDER BY g) AS prev
+          FROM (SELECT g, 'l' || (g % 3 + 1) AS l, snowflake_nextval('l' || (g % 3 + 1)) AS id
+                  FROM generate_series(1, 3000) g) s) t
+       GROUP BY l) u});
+is($out, 't', 'ids unique on all three layouts');
+like($err, qr/WARNING:  all 2 shared-memory slots of the snowflake generator are in use/, 'a warning when slots run out');
+like($err, qr/HINT:  Raise idseq.snowflake_max_layouts/, 'with a hint');
+my $slow = slow_layouts();
+like($slow, qr/^l[123]$/, 'two of the three layouts use shared memory, one the path without it');
+like($err, qr/Snowflake layout "$slow" in database "postgres", and every further layout, uses the slower/,
+    'the warning names it');
+($ret, $out, $err) = $node->psql('postgres', q{
+    SELECT snowflake_nextval('l4') < snowflake_nextval('l4') AND snowflake_nextval('l3') < snowflake_nextval('l3')});
+is($out, 't', 'another session: still correct');
+is(slow_layouts(), join(',', sort($slow, 'l4')), 'the fourth layout uses the path without shared memory too');
+is($err, '', 'and no second warning');
+my $log = slurp_file($node->logfile, $log_start);
+my $count = () = $log =~ /all 2 shared-memory slots of the snowflake generator are in use/g;
+is($count, 1, 'the server log has the warning once');
+
+# Unknown names: no cache entry per name, and a short prefix in the error, also for 100 MB.
+SKIP:
+{
+    skip 'needs /proc/self/status (Linux)', 1 unless -r '/proc/self/status';
+    my $growth_kb = $node->safe_psql('postgres', q{
+        CREATE FUNCTION rss_anon_kb() RETURNS bigint LANGUAGE sql AS
+          $$SELECT substring(pg_read_file('/proc/self/status') FROM 'RssAnon:\s+(\d+) kB')::bigint$$;
+        CREATE FUNCTION unknown_names(n integer, start integer) RETURNS void LANGUAGE plpgsql AS $$
+        BEGIN
+            FOR i IN start .. start + n - 1 LOOP
+                BEGIN
+                    PERFORM snowflake_pack('nosuch_' || i, now());
+                EXCEPTION WHEN invalid_parameter_value THEN NULL;
+                END;
+            END LOOP;
+        END $$;
+        SELECT unknown_names(2000, 1);
+        CREATE TEMP TABLE m AS SELECT rss_anon_kb() AS before;
+        SELECT unknown_names(50000, 10000);
+        SELECT rss_anon_kb() - before FROM m;});
+    note("RssAnon growth over 50,000 unknown layout names: $growth_kb kB");
+    cmp_ok($growth_kb, '<', 2048, 'unknown layout names leave no cache entries (memory flat)');
+}
+($ret, $out, $err) = $node->psql('postgres', q{SELECT snowflake_nextval(repeat('x', 100 * 1024 * 1024))});
+like($err, qr/ERROR:  unknown snowflake layout "x{61}\.\.\."/, 'a 100 MB name is shown as a short prefix');
+cmp_ok(length($err), '<', 1000, 'the error is short');
+$log = slurp_file($node->logfile, $log_start);
+cmp_ok(length($log), '<', 100_000, 'and so is the server log');
+
+$node->stop;
+done_testing();
