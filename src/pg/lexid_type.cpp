@@ -316,7 +316,7 @@ Datum abbrev_convert(Datum original, SortSupport ssup)
             st->base = cs->base();
             run([&] { st->ndigits = lex::abbrev_digits(st->base); });
         } else if (st->charset_id != id)
-            check_same_charset_ids(st->charset_id, id);
+            check_same_charset_ids(id, st->charset_id);
         size_t n = lexid_length(v);
         const uint8* d = lexid_digits(v);
         size_t used = Min(n, (size_t) st->ndigits);
