@@ -117,6 +117,7 @@ $node->safe_psql('old', q{
     CREATE EXTENSION idseq VERSION '1.1';
     CREATE TABLE legacy (id int, plain lexid, plain_arr lexid[], typed lexid(base62));
     INSERT INTO legacy VALUES (1, 'ab', '{ab}', 'ab'), (2, 'ZZ', '{ZZ}', 'ZZ'), (3, 'zz'::lexid(base62), NULL, 'zz');
+    CREATE INDEX legacy_typed ON legacy (typed);
 });
 my $legacy_before = $node->safe_psql('old', 'SELECT id, plain::text, lexid_charset(plain), typed FROM legacy ORDER BY id');
 my ($ret, $out, $err) = $node->psql('old', 'ALTER EXTENSION idseq UPDATE');
@@ -124,6 +125,8 @@ is($ret, 0, 'the update from 1.1 succeeds with a plain lexid column present');
 like($err, qr/WARNING:  column "plain" of "legacy" has type lexid without a charset/, 'the update warns about the plain column');
 like($err, qr/HINT:  ALTER TABLE legacy ALTER COLUMN plain TYPE lexid\(base36\)/, 'with the statement that fixes it');
 like($err, qr/column "plain_arr" of "legacy".*\n.*\n.*TYPE lexid\(base36\)\[\]/, 'arrays too');
+like($err, qr/btree index "legacy_typed" on lexid values may be out of order.*\n.*\n.*REINDEX INDEX legacy_typed/,
+     'and about btree indexes on lexid that the old sort may have built out of order');
 is($node->safe_psql('old', 'SELECT id, plain::text, lexid_charset(plain), typed FROM legacy ORDER BY id'),
    $legacy_before, 'the legacy rows still read as before');
 ($ret, $out, $err) = $node->psql('old', 'ALTER TABLE legacy ADD COLUMN more lexid');

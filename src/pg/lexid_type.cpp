@@ -37,6 +37,7 @@ extern "C" {
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
 #include "utils/array.h"
+#include "utils/guc.h"
 #include "utils/numeric.h"
 #include "utils/sortsupport.h"
 
@@ -324,6 +325,8 @@ Datum abbrev_convert(Datum original, SortSupport ssup)
             (void) checked_charset(v); // reports the bad digit
         key = lex::abbrev_key(d, n, st->base, st->ndigits);
     }
+    if ((Pointer) v != DatumGetPointer(original)) // detoasted for the key only
+        pfree(v);
     st->input_count++;
     if (st->estimating)
         addHyperLogLog(&st->cardinality, DatumGetUInt32(hash_uint32((uint32) (key ^ (key >> 32)))));
@@ -347,7 +350,14 @@ bool abbrev_abort(int memtupcount, SortSupport ssup)
         st->estimating = false;
         return false;
     }
-    return card < st->input_count / 2000.0 + 0.5;
+    double threshold = st->input_count / 2000.0 + 0.5;
+    if (card >= threshold)
+        return false;
+    if (trace_sort)
+        elog(LOG, "lexid_abbrev: aborting abbreviation at cardinality %f below threshold %f after " INT64_FORMAT
+                  " values (%d rows)",
+             card, threshold, st->input_count, memtupcount);
+    return true;
 }
 
 int fast_cmp(Datum x, Datum y, SortSupport)

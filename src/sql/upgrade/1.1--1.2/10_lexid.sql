@@ -35,3 +35,26 @@ BEGIN
                          || ' (or the charset the values were written in).';
     END LOOP;
 END $$;
+
+-- 1.0 and 1.1 sorted lexid values longer than 255 symbols wrongly (their abbreviated sort key
+-- capped the length), so a btree built by CREATE INDEX or REINDEX over such values may be
+-- out of order. List every btree index on lexid for a check or a REINDEX.
+DO $$
+DECLARE
+    r record;
+BEGIN
+    FOR r IN
+        SELECT c.oid::pg_catalog.regclass AS idx
+          FROM pg_catalog.pg_class c
+          JOIN pg_catalog.pg_am am ON am.oid OPERATOR(pg_catalog.=) c.relam AND am.amname OPERATOR(pg_catalog.=) 'btree'
+         WHERE c.relkind OPERATOR(pg_catalog.=) ANY ('{i,I}'::pg_catalog."char"[])
+           AND EXISTS (SELECT FROM pg_catalog.pg_attribute a WHERE a.attrelid OPERATOR(pg_catalog.=) c.oid
+                          AND a.atttypid OPERATOR(pg_catalog.=) '@extschema@.lexid'::pg_catalog.regtype)
+         ORDER BY c.oid::pg_catalog.regclass::pg_catalog.text
+    LOOP
+        RAISE WARNING 'btree index "%" on lexid values may be out of order if it holds values longer than 255 symbols', r.idx
+            USING DETAIL = 'idseq 1.0 and 1.1 sorted values longer than 255 symbols wrongly when building an index.',
+                  HINT = pg_catalog.format('REINDEX INDEX %s, or check it with the amcheck extension: SELECT bt_index_check(%L)',
+                                           r.idx, r.idx::pg_catalog.text);
+    END LOOP;
+END $$;
