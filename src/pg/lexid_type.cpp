@@ -10,7 +10,7 @@
 // afterwards. So input without a charset keeps the text as written (charset id 0, the
 // payload is the spelling) once it has checked that some charset reads it. Such a value
 // takes its charset from its context: the column type it is assigned to, or the typed
-// value it is compared with (lexid_plan.cpp makes that explicit in plans); compared with
+// value it is compared with (lexid_untyped.cpp makes that explicit in plans); compared with
 // another untyped value, or used anywhere else, it is read as base36, as API.md says. Its
 // output is the spelling exactly as written, so that anything that prints a query or a
 // value and reads it back (views, pg_dump, postgres_fdw, Citus, logical decoding) gets
@@ -200,7 +200,7 @@ char* format_cstring(Lexid* v)
 void check_same_charset_ids(int32 a, int32 b)
 {
     if (a != b) {
-        const char* na = idseq::pg::charset_by_id(a)->name().c_str();
+        const char* na = pstrdup(idseq::pg::charset_by_id(a)->name().c_str());
         ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
                         errmsg("cannot compare lexid values of charsets \"%s\" and \"%s\"", na,
                                idseq::pg::charset_by_id(b)->name().c_str()),
