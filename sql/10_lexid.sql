@@ -74,7 +74,7 @@ SELECT lexid_cmp('A', 'B'), lexid_cmp('B', 'A'), lexid_cmp('AA', 'B'), lexid_cmp
 
 -- thousands of values of mixed lengths sort in shortlex order (rank order)
 CREATE TABLE many AS
-    SELECT lexid_from_rank((hashint4(g)::bigint & (CASE WHEN g % 3 = 0 THEN 1023 ELSE 67108863 END)) + 1, 'base36') AS v FROM generate_series(1, 5000) g;
+    SELECT lexid_from_rank((hashint4(g)::bigint & (CASE WHEN g % 3 = 0 THEN 1023 ELSE 67108863 END)) + 1, 'base36')::lexid(base36) AS v FROM generate_series(1, 5000) g;
 SELECT bool_and(ok) AS sorted_shortlex FROM (
     SELECT lexid_rank(v) >= lag(lexid_rank(v)) OVER (ORDER BY v) OR lag(v) OVER (ORDER BY v) IS NULL AS ok,
            length(v::text) >= lag(length(v::text)) OVER (ORDER BY v) OR lag(v) OVER (ORDER BY v) IS NULL AS ok2
@@ -186,14 +186,14 @@ SELECT * FROM expect_error($$SELECT 'A'::lexid(upper) = 'a1'::text$$);
 SELECT * FROM expect_error($$SELECT 'A'::lexid = 42$$);
 
 -- ===== binary send/receive =====
-CREATE TABLE bin_src (a lexid(base62), b lexid(stars), c lexid);
+CREATE TABLE bin_src (a lexid(base62), b lexid(stars), c lexid(base36));
 INSERT INTO bin_src VALUES ('aZ09', '★☆', 'ABC'), ('0', '✧', 'Z');
 COPY bin_src TO '/tmp/idseq_regress_lexid.bin' WITH (FORMAT binary);
 CREATE TABLE bin_dst (LIKE bin_src);
 COPY bin_dst FROM '/tmp/idseq_regress_lexid.bin' WITH (FORMAT binary);
 SELECT * FROM bin_dst ORDER BY a;
 SELECT count(*) AS identical FROM bin_src JOIN bin_dst USING (a, b, c);
-CREATE TABLE bin_wrong (a lexid(base36), b lexid(stars), c lexid);
+CREATE TABLE bin_wrong (a lexid(base36), b lexid(stars), c lexid(base36));
 SELECT * FROM expect_error($$COPY bin_wrong FROM '/tmp/idseq_regress_lexid.bin' WITH (FORMAT binary)$$);
 SELECT lexid_send('aZ'::lexid(base62));
 

@@ -282,7 +282,7 @@ CREATE SEQUENCE node_blocks INCREMENT BY 100;
 SELECT * FROM lexid_block('node_blocks', '00A000'::lexid(base36));
 SELECT * FROM lexid_block('node_blocks', '00A000'::lexid(base36));
 SELECT first_id, last_id, last_id - first_id + 1 AS size FROM lexid_block('node_blocks', '00A000');
-CREATE TABLE blocks (g int, first_id lexid, last_id lexid);
+CREATE TABLE blocks (g int, first_id lexid(base36), last_id lexid(base36));
 DO $$
 BEGIN
     FOR i IN 1..50 LOOP

@@ -162,7 +162,7 @@ SELECT * FROM pg_temp.hostile('lexid input',
     $$SELECT 'A '::lexid(upper)$$,
     $$SELECT E'A\n'::lexid$$,
     $$SELECT E'\t'::lexid(upper)$$,
-    $$SELECT '€'::lexid::text$$,
+    $$SELECT '€'::lexid + 0$$,
     $$SELECT 'a€😀x'::lexid(hostile_mb)$$,
     $$SELECT repeat('A', 1025)::lexid$$,
     $$SELECT repeat('A', 1000000)::lexid$$,
@@ -248,14 +248,16 @@ SELECT length(lexid_rank(repeat('z', 1024)::lexid(base62))::text) AS digits_of_l
 -- copied out in binary holds exactly the payload bytes, which are then read as a lexid.
 -- The payload is: version byte 1, charset name and NUL, int4 length, one byte per digit.
 CREATE TABLE recv_in (b bytea);
-CREATE TABLE recv_out (v lexid);
+-- (a stored lexid names its charset: one table per charset received)
+CREATE TABLE recv_out (v lexid(upper));
 CREATE TABLE recv_upper (v lexid(upper));
+CREATE TABLE recv_mb (v lexid(hostile_mb));
 CREATE FUNCTION pg_temp.recv(payload bytea, target text DEFAULT 'recv_out') RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     f text := current_setting('data_directory') || '/idseq_hostile_recv.bin';
     r text;
 BEGIN
-    TRUNCATE recv_in, recv_out, recv_upper;
+    TRUNCATE recv_in, recv_out, recv_upper, recv_mb;
     INSERT INTO recv_in VALUES (payload);
     EXECUTE format('COPY recv_in TO %L (FORMAT binary)', f);
     EXECUTE format('COPY %I FROM %L (FORMAT binary)', target, f);
@@ -263,7 +265,7 @@ BEGIN
     RETURN r;
 END $$;
 SELECT pg_temp.recv('\x01' || convert_to('upper', 'UTF8') || '\x00' || '\x00000002' || '\x0001') AS upper_ab,
-       pg_temp.recv('\x01' || convert_to('hostile_mb', 'UTF8') || '\x00' || '\x00000003' || '\x020100') AS mb;
+       pg_temp.recv('\x01' || convert_to('hostile_mb', 'UTF8') || '\x00' || '\x00000003' || '\x020100', 'recv_mb') AS mb;
 SELECT * FROM pg_temp.hostile('lexid binary',
     $$SELECT pg_temp.recv('\x02')$$,
     $$SELECT pg_temp.recv('\x01')$$,
@@ -277,8 +279,8 @@ SELECT * FROM pg_temp.hostile('lexid binary',
     $$SELECT pg_temp.recv('\x01' || convert_to('nosuch', 'UTF8') || '\x00' || '\x00000001' || '\x00')$$,
     $$SELECT pg_temp.recv('\x01ff00'::bytea || '\x00000001' || '\x00')$$,
     $$SELECT pg_temp.recv('\x01' || convert_to('base36', 'UTF8') || '\x00' || '\x00000001' || '\x00', 'recv_upper')$$);
--- the failed receives added nothing: the table holds what the last good one left
-SELECT v, lexid_charset(v) FROM recv_out;
+-- the failed receives added nothing: the tables hold what the last good one left
+SELECT v, lexid_charset(v) FROM recv_mb;
 
 -- ===== generators on native sequences =====
 CREATE TABLE not_a_seq (x int PRIMARY KEY);

@@ -41,6 +41,8 @@ SELECT proname, args, prokind AS kind, provolatile AS vol, proparallel AS par, p
 -- - idseq_builtin_charsets(), idseq_snowflake_builtin_layouts(): no arguments, so STRICT
 --   means nothing; constant tables, IMMUTABLE PARALLEL SAFE.
 -- - idseq_charset_registry_dedup(): a trigger function.
+-- - idseq_lexid_column_guard(): an event trigger function (refuses stored lexid without a
+--   charset).
 -- - lexid_typmod_in: runs when a type name lexid(...) is parsed; the self-describing
 --   lexid(name, 'symbols') that pg_dump writes may register the charset (an INSERT), so it
 --   is VOLATILE PARALLEL UNSAFE. In a read-only transaction it still accepts a charset that
@@ -50,7 +52,8 @@ SELECT proname, args, prokind AS kind, provolatile AS vol, proparallel AS par, p
 -- ordering and hash support of lexid, so that indexes stay usable under row-level security.
 -- They raise an error only when two values of different charsets meet (42804, naming the
 -- two charsets), when an untyped literal of the query does not spell a value of the other
--- side's charset (22P02), or when a value refers to a charset missing from the registry.
+-- side's charset (22P02), when a value refers to a charset missing from the registry, or
+-- when a stored digit is not a digit of its charset (XX001, a damaged value).
 SELECT proname, args FROM ext_functions WHERE proleakproof ORDER BY proname;
 
 -- No function runs with its owner's rights, and only the PL/pgSQL ones pin a search_path.

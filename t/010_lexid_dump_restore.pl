@@ -15,7 +15,7 @@ $src->safe_psql('postgres', q{
     SELECT idseq_create_charset('quotes', 'a''b"c\\d', true);
     SELECT idseq_create_charset('unused', 'XYZ');
     -- table names sort before the registry's, so a restore loads them first
-    CREATE TABLE a_items (id int PRIMARY KEY, s lexid(stars), q lexid(quotes), b lexid(base62), plain lexid);
+    CREATE TABLE a_items (id int PRIMARY KEY, s lexid(stars), q lexid(quotes), b lexid(base62), plain lexid(base36));
     CREATE INDEX a_items_s ON a_items (s);
     CREATE UNIQUE INDEX a_items_q ON a_items (q);
     INSERT INTO a_items

@@ -17,6 +17,13 @@ namespace {
          "A lexid value has at most 1024 symbols.");
 }
 
+void check_base(int base)
+{
+    if (base < 2 || base > kMaxCharsetSymbols)
+        fail(ErrorKind::InvalidParameter, "lexid arithmetic in base " + std::to_string(base) + " is not possible",
+             "A charset has between 2 and 256 symbols.");
+}
+
 BigNat to_big(const uint8_t* d, size_t n, int base)
 {
     BigNat r;
@@ -85,6 +92,10 @@ bool valid(const Charset& cs, std::string_view text) noexcept
 
 void format(const Charset& cs, const uint8_t* d, size_t n, std::string& out)
 {
+    size_t bad = first_bad_digit(d, n, cs.base());
+    if (bad < n)
+        fail(ErrorKind::Internal, "lexid digit " + std::to_string(d[bad]) + " at position " + std::to_string(bad + 1) +
+                                      " is not a digit of charset \"" + cs.name() + "\"");
     if (cs.ascii()) {
         size_t at = out.size();
         out.resize(at + n);
@@ -96,8 +107,26 @@ void format(const Charset& cs, const uint8_t* d, size_t n, std::string& out)
         out.append(cs.symbol(d[i]));
 }
 
+int abbrev_digits(int base)
+{
+    check_base(base);
+    int m = 0;
+    for (uint64_t p = static_cast<uint64_t>(base); p <= (uint64_t(1) << 52); p *= static_cast<uint64_t>(base))
+        m++;
+    return m;
+}
+
+uint64_t abbrev_key(const uint8_t* d, size_t n, int base, int ndigits)
+{
+    uint64_t packed = 0;
+    for (int i = 0; i < ndigits; i++)
+        packed = packed * static_cast<uint64_t>(base) + (static_cast<size_t>(i) < n ? d[i] : 0);
+    return (static_cast<uint64_t>(n) << kAbbrevLengthShift) | packed;
+}
+
 void add(Digits& d, int base, int64_t n, bool allow_empty)
 {
+    check_base(base);
     const uint64_t k = static_cast<uint64_t>(base);
     if (n >= 0) {
         uint64_t m = static_cast<uint64_t>(n);
@@ -167,29 +196,36 @@ void add(Digits& d, int base, int64_t n, bool allow_empty)
 
 std::string rank(const uint8_t* d, size_t n, int base)
 {
+    check_base(base);
     return to_big(d, n, base).to_decimal();
 }
 
 void from_rank(std::string_view decimal, int base, Digits& out)
 {
+    check_base(base);
+    // Quick bound before any arithmetic (parsing is quadratic in the length): the largest
+    // rank of 1024 symbols, below 257^1025, has fewer than 2472 decimal digits; from_big
+    // checks exactly. The fraction, if any, is checked for zeros in linear time.
+    size_t integer_digits = decimal.find('.');
+    if (integer_digits == std::string_view::npos)
+        integer_digits = decimal.size();
+    if (!decimal.empty() && decimal[0] != '-' && integer_digits > 2600)
+        too_long(kMaxLength + 1);
     BigNat r;
     if (!BigNat::from_decimal(decimal, r)) {
         if (!decimal.empty() && decimal[0] == '-')
-            fail(ErrorKind::OutOfRange, "lexid rank " + shown(decimal) + " is out of range",
-                 "Ranks start at 1.");
+            fail(ErrorKind::OutOfRange, "lexid rank " + shown(decimal) + " is out of range", "Ranks start at 1.");
         fail(ErrorKind::InvalidParameter, "lexid rank \"" + shown(decimal) + "\" is not an integer",
              "Ranks are positive integers.");
     }
     if (r.is_zero())
         fail(ErrorKind::OutOfRange, "lexid rank 0 is out of range", "Ranks start at 1.");
-    // Quick bound: a rank above base^1025 has more than 1024 symbols; from_big checks exactly.
-    if (decimal.size() > 2600)
-        too_long(kMaxLength + 1);
     from_big(r, base, out);
 }
 
 std::string distance(const uint8_t* a, size_t na, const uint8_t* b, size_t nb, int base)
 {
+    check_base(base);
     int c = compare(a, na, b, nb);
     if (c == 0)
         return "0";
@@ -227,6 +263,10 @@ std::string add_text(const Charset& cs, std::string_view source, int64_t n, bool
             class_of[static_cast<size_t>(dg)] = class_of[static_cast<size_t>(f)];
         }
     }
+    if (rep.size() < 2)
+        fail(ErrorKind::InvalidParameter,
+             "charset \"" + cs.name() + "\" has fewer than 2 symbols when case is ignored",
+             "Its symbols \"" + cs.symbols() + "\" differ only by case.", "Call lexical_add with ignore_case => false.");
     int upper = 0, lower = 0;
     Digits d;
     std::vector<std::string_view> spelled; // original spelling per position

@@ -28,8 +28,43 @@ void parse(const Charset& cs, std::string_view text, Digits& out, bool allow_emp
 // Whether text parses in the charset (non-empty, every symbol known, at most kMaxLength).
 bool valid(const Charset& cs, std::string_view text) noexcept;
 
-// Appends the canonical spelling of the digits to out.
+// Appends the canonical spelling of the digits to out. Throws Error(Internal) on a digit
+// >= cs.base() (callers check stored values with first_bad_digit first).
 void format(const Charset& cs, const uint8_t* d, size_t n, std::string& out);
+
+// The index of the first digit >= base, or n when every digit is a digit of the base. Values
+// read from storage are checked with it before any charset-dependent use.
+inline size_t first_bad_digit(const uint8_t* d, size_t n, int base)
+{
+    for (size_t i = 0; i < n; i++)
+        if (d[i] >= base)
+            return i;
+    return n;
+}
+
+// Abbreviated sort keys (64 bits): the length (11 bits, up to 1024) on top, then one flag
+// bit, then the first abbrev_digits(base) digits packed as a base-k number (< 2^52). Two
+// keys of values of one charset order like the values whenever they differ. The flag marks
+// a key that holds only the length (a value whose digits are not known yet, such as an
+// untyped literal): keys of equal length where one is flagged decide nothing.
+constexpr int kAbbrevLengthShift = 53;
+constexpr uint64_t kAbbrevLengthOnly = uint64_t(1) << 52;
+int abbrev_digits(int base);
+uint64_t abbrev_key(const uint8_t* d, size_t n, int base, int ndigits);
+inline uint64_t abbrev_length_key(size_t n)
+{
+    return (static_cast<uint64_t>(n) << kAbbrevLengthShift) | kAbbrevLengthOnly;
+}
+// <0, 0 (undecided: compare the values), >0.
+inline int abbrev_compare(uint64_t a, uint64_t b)
+{
+    uint64_t la = a >> kAbbrevLengthShift, lb = b >> kAbbrevLengthShift;
+    if (la != lb)
+        return la < lb ? -1 : 1;
+    if ((a | b) & kAbbrevLengthOnly)
+        return 0;
+    return a < b ? -1 : a > b ? 1 : 0;
+}
 
 // Shortlex comparison: <0, 0, >0.
 inline int compare(const uint8_t* a, size_t na, const uint8_t* b, size_t nb)
@@ -42,11 +77,15 @@ inline int compare(const uint8_t* a, size_t na, const uint8_t* b, size_t nb)
 
 // digits += n in shortlex order. Errors (OutOfRange, 22003): a result before the first
 // value (before the empty sequence when allow_empty, else before the first one-symbol
-// value), or longer than kMaxLength symbols.
+// value), or longer than kMaxLength symbols. Every function taking a base requires
+// 2 <= base <= 256 (InvalidParameter otherwise), so all of them run in time bounded by
+// kMaxLength: nothing counts in base 1.
 void add(Digits& d, int base, int64_t n, bool allow_empty = false);
 
 // The rank as a decimal string, and back. from_rank errors: OutOfRange when rank < 1 or the
-// value would be longer than kMaxLength; InvalidParameter when it is not an integer.
+// value would be longer than kMaxLength (checked on the text's length before any
+// arithmetic, so a huge number costs linear time); InvalidParameter when it is not an
+// integer.
 std::string rank(const uint8_t* d, size_t n, int base);
 void from_rank(std::string_view decimal, int base, Digits& out);
 
@@ -57,7 +96,9 @@ std::string distance(const uint8_t* a, size_t na, const uint8_t* b, size_t nb, i
 // zero of the order. With ignore_case over a case-sensitive charset, letters are counted
 // without regard to ASCII case (base36-style over base62), unchanged characters keep their
 // spelling and changed or new letters take the majority case of the source's letters
-// (upper on a tie). Case-insensitive charsets give their canonical spelling.
+// (upper on a tie). Case-insensitive charsets give their canonical spelling. A charset whose
+// symbols fold to fewer than 2 classes (such as "xX") cannot count ignoring case: that is
+// an InvalidParameter error, never counting in base 1.
 std::string add_text(const Charset& cs, std::string_view source, int64_t n, bool ignore_case);
 
 } // namespace idseq::lex

@@ -5,12 +5,21 @@
 // comparing two values never consults the charset: shortlex order is "length first, then
 // memcmp of the digits".
 //
-// Untyped literals. PostgreSQL calls a type's input function with typmod -1 for a literal
+// Untyped values. PostgreSQL calls a type's input function with typmod -1 for a literal
 // such as '-_'::lexid(base64url) or WHERE code = 'aB', and applies the type modifier
 // afterwards. So input without a charset keeps the text as written (charset id 0, the
 // payload is the spelling) once it has checked that some charset reads it. Such a value
-// takes its charset from its context: the column type it is assigned to, or the value it
-// is compared with; anywhere else it is read as base36, as API.md says.
+// takes its charset from its context: the column type it is assigned to, or the typed
+// value it is compared with (lexid_untyped.cpp makes that explicit in plans); compared with
+// another untyped value, or used anywhere else, it is read as base36, as API.md says. Its
+// output is the spelling exactly as written, so that anything that prints a query or a
+// value and reads it back (views, pg_dump, postgres_fdw, Citus, logical decoding) gets
+// the same untyped value, to be read in the same context.
+//
+// Tables never store untyped values: the event trigger idseq_lexid_column_guard refuses a
+// stored attribute of type lexid without a charset. Every stored value is therefore typed,
+// in canonical digits, and all the values of one column have one charset: two of them are
+// equal exactly when their bytes are, which is what btequalimage (deduplication) relies on.
 #include "charset.h"
 #include "lexid.h"
 
@@ -24,9 +33,11 @@ extern "C" {
 #include "access/hash.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
+#include "lib/hyperloglog.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
 #include "utils/array.h"
+#include "utils/guc.h"
 #include "utils/numeric.h"
 #include "utils/sortsupport.h"
 
@@ -153,10 +164,29 @@ const Charset* charset_of(const Lexid* v)
     return idseq::pg::charset_by_id(lexid_charset_id(v));
 }
 
+// The charset of a typed value, its digits checked against the base. A digit >= base (a
+// value written under another definition of its charset id, or damaged on disk) is a clean
+// XX001 error here, before any path indexes the charset's symbols with it.
+const Charset* checked_charset(const Lexid* v)
+{
+    const Charset* cs = charset_of(v);
+    size_t n = lexid_length(v);
+    size_t bad = lex::first_bad_digit(lexid_digits(v), n, cs->base());
+    if (bad < n)
+        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                        errmsg("lexid value holds digit %d at position %d, but charset \"%s\" has %d symbols",
+                               lexid_digits(v)[bad], (int) bad + 1, cs->name().c_str(), cs->base()),
+                        errdetail("The value was written under another definition of the charset id %d, or it is damaged.",
+                                  cs->id()),
+                        errhint("Find the row and rewrite the value, or restore it from a backup.")));
+    return cs;
+}
+
 char* format_cstring(Lexid* v)
 {
-    v = resolve(v, 0);
-    const Charset* cs = charset_of(v);
+    if (lexid_charset_id(v) == 0) // untyped: the spelling as written
+        return pnstrdup((const char*) lexid_digits(v), lexid_length(v));
+    const Charset* cs = checked_charset(v);
     std::string& s = scratch_text();
     run([&] {
         s.clear();
@@ -167,13 +197,20 @@ char* format_cstring(Lexid* v)
     return out;
 }
 
+void check_same_charset_ids(int32 a, int32 b)
+{
+    if (a != b) {
+        const char* na = pstrdup(idseq::pg::charset_by_id(a)->name().c_str());
+        ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                        errmsg("cannot compare lexid values of charsets \"%s\" and \"%s\"", na,
+                               idseq::pg::charset_by_id(b)->name().c_str()),
+                        errhint("Convert one value with lexid_from_rank(lexid_rank(v), '%s').", na)));
+    }
+}
+
 void check_same_charset(const Lexid* a, const Lexid* b)
 {
-    if (lexid_charset_id(a) != lexid_charset_id(b))
-        ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-                        errmsg("cannot compare lexid values of charsets \"%s\" and \"%s\"", charset_of(a)->name().c_str(),
-                               charset_of(b)->name().c_str()),
-                        errhint("Convert one value with lexid_from_rank(lexid_rank(v), '%s').", charset_of(a)->name().c_str())));
+    check_same_charset_ids(lexid_charset_id(a), lexid_charset_id(b));
 }
 
 // Both values typed, in the same charset; an untyped literal takes the other's charset.
@@ -198,7 +235,7 @@ int compare_datums(Datum a, Datum b)
 const std::string& hash_key(Lexid* v)
 {
     std::string& s = scratch_text();
-    const Charset* cs = lexid_charset_id(v) ? charset_of(v) : nullptr;
+    const Charset* cs = lexid_charset_id(v) ? checked_charset(v) : nullptr;
     run([&] {
         s.clear();
         if (cs)
@@ -232,7 +269,7 @@ Datum numeric_from_cstring(const char* s)
 Datum add_datum(Lexid* v, int64 n)
 {
     v = resolve(v, 0);
-    const Charset* cs = charset_of(v);
+    const Charset* cs = checked_charset(v);
     lex::Digits& d = scratch_digits();
     run([&] {
         d.assign(lexid_digits(v), lexid_digits(v) + lexid_length(v));
@@ -241,34 +278,86 @@ Datum add_datum(Lexid* v, int64 n)
     return PointerGetDatum(lexid_make(cs->id(), d.data(), d.size()));
 }
 
-// Abbreviated keys: the length (capped at 255) in the top byte, then the first seven digits.
-// Shortlex order of two values is the order of their keys whenever the keys differ.
+// Abbreviated keys (lex::abbrev_key): the full length (11 bits), then the first digits
+// packed in the charset's base, so two keys of one charset order like their values whenever
+// they differ, at every length up to 1024. An untyped value's digits depend on the value it
+// meets, so its key holds only its length in symbols (one symbol is one character in every
+// charset): it decides against a key of another length, and leaves equal lengths to the
+// full comparator.
+struct AbbrevState {
+    int32 charset_id; // of the typed values seen so far, 0 before the first
+    int base;
+    int ndigits;
+    int64 input_count;
+    bool estimating;
+    hyperLogLogState cardinality; // of the keys, to give up when they do not discriminate
+};
+
+size_t utf8_length(const uint8* s, size_t n)
+{
+    size_t chars = 0;
+    for (size_t i = 0; i < n; i++)
+        chars += (s[i] & 0xC0) != 0x80;
+    return chars;
+}
+
 Datum abbrev_convert(Datum original, SortSupport ssup)
 {
-    Lexid* v = resolve((Lexid*) PG_DETOAST_DATUM_PACKED(original), 0);
-    // The key leaves the charset out, so check here what the comparator would: one charset.
-    int32* first = (int32*) ssup->ssup_extra;
-    if (*first == 0)
-        *first = lexid_charset_id(v);
-    else if (*first != lexid_charset_id(v))
-        check_same_charset(v, lexid_make(*first, nullptr, 0));
-    size_t n = lexid_length(v);
-    const uint8* d = lexid_digits(v);
-    uint64 key = (uint64) (n > 255 ? 255 : n) << 56;
-    for (size_t i = 0; i < 7 && i < n; i++)
-        key |= (uint64) d[i] << (48 - 8 * i);
+    AbbrevState* st = (AbbrevState*) ssup->ssup_extra;
+    Lexid* v = (Lexid*) PG_DETOAST_DATUM_PACKED(original);
+    int32 id = lexid_charset_id(v);
+    uint64 key;
+    if (id == 0) {
+        key = lex::abbrev_length_key(utf8_length(lexid_digits(v), lexid_length(v)));
+    } else {
+        // The key leaves the charset out, so check here what the comparator would: one charset.
+        if (st->charset_id == 0) {
+            const Charset* cs = charset_of(v);
+            st->charset_id = id;
+            st->base = cs->base();
+            run([&] { st->ndigits = lex::abbrev_digits(st->base); });
+        } else if (st->charset_id != id)
+            check_same_charset_ids(id, st->charset_id);
+        size_t n = lexid_length(v);
+        const uint8* d = lexid_digits(v);
+        size_t used = Min(n, (size_t) st->ndigits);
+        if (lex::first_bad_digit(d, used, st->base) < used)
+            (void) checked_charset(v); // reports the bad digit
+        key = lex::abbrev_key(d, n, st->base, st->ndigits);
+    }
+    if ((Pointer) v != DatumGetPointer(original)) // detoasted for the key only
+        pfree(v);
+    st->input_count++;
+    if (st->estimating)
+        addHyperLogLog(&st->cardinality, DatumGetUInt32(hash_uint32((uint32) (key ^ (key >> 32)))));
     return UInt64GetDatum(key);
 }
 
 int abbrev_cmp(Datum x, Datum y, SortSupport)
 {
-    uint64 a = DatumGetUInt64(x), b = DatumGetUInt64(y);
-    return a < b ? -1 : a > b ? 1 : 0;
+    return lex::abbrev_compare(DatumGetUInt64(x), DatumGetUInt64(y));
 }
 
-bool abbrev_abort(int, SortSupport)
+// As core's uuid_abbrev_abort: give up when the keys stop telling values apart (long
+// common prefixes), once enough rows were seen to tell.
+bool abbrev_abort(int memtupcount, SortSupport ssup)
 {
-    return false;
+    AbbrevState* st = (AbbrevState*) ssup->ssup_extra;
+    if (memtupcount < 10000 || st->input_count < 10000 || !st->estimating)
+        return false;
+    double card = estimateHyperLogLog(&st->cardinality);
+    if (card > 100000.0) { // discriminating enough: stop estimating
+        st->estimating = false;
+        return false;
+    }
+    double threshold = st->input_count / 2000.0 + 0.5;
+    if (card >= threshold)
+        return false;
+    if (trace_sort)
+        elog(LOG, "lexid_abbrev: aborting abbreviation at cardinality %f below threshold %f after " INT64_FORMAT
+                  " values (%d rows)",
+             card, threshold, st->input_count, memtupcount);
+    return true;
 }
 
 int fast_cmp(Datum x, Datum y, SortSupport)
@@ -299,7 +388,8 @@ Lexid* lexid_make(int32 charset_id, const uint8* digits, size_t n)
     Lexid* v = (Lexid*) palloc0(size);
     SET_VARSIZE(v, size);
     memcpy(VARDATA(v), &charset_id, sizeof(int32));
-    memcpy(VARDATA(v) + sizeof(int32), digits, n);
+    if (n > 0)
+        memcpy(VARDATA(v) + sizeof(int32), digits, n);
     return v;
 }
 
@@ -325,6 +415,7 @@ Datum lexid_out(PG_FUNCTION_ARGS)
 }
 
 // Binary form, version 1: int8 version, text charset name, int4 length, length digit bytes.
+// An untyped value has the empty charset name and its spelling (UTF-8 bytes) for digits.
 Datum lexid_recv(PG_FUNCTION_ARGS)
 {
     StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
@@ -335,6 +426,19 @@ Datum lexid_recv(PG_FUNCTION_ARGS)
                         errmsg("unsupported binary lexid format version %d", version),
                         errhint("This server reads version 1.")));
     const char* name = pq_getmsgstring(buf);
+    if (name[0] == '\0') {
+        int32 n = pq_getmsgint(buf, 4);
+        if (n < 1 || (size_t) n > 4 * lex::kMaxLength)
+            ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+                            errmsg("invalid binary length %d of an untyped lexid value", n)));
+        const char* spelling = pq_getmsgbytes(buf, n);
+        if (memchr(spelling, '\0', n))
+            ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+                            errmsg("untyped binary lexid value contains a zero byte")));
+        if (typmod < 0)
+            return literal_to_datum(spelling, n);
+        return parse_to_datum(charset_by_typmod(typmod), spelling, n);
+    }
     const Charset* cs = idseq::pg::charset_by_name(name);
     if (typmod >= 0 && typmod != cs->id())
         ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -356,12 +460,12 @@ Datum lexid_recv(PG_FUNCTION_ARGS)
 
 Datum lexid_send(PG_FUNCTION_ARGS)
 {
-    Lexid* v = resolve(PG_GETARG_LEXID_PP(0), 0);
-    const Charset* cs = charset_of(v);
+    Lexid* v = PG_GETARG_LEXID_PP(0);
+    const char* name = lexid_charset_id(v) == 0 ? "" : checked_charset(v)->name().c_str();
     StringInfoData buf;
     pq_begintypsend(&buf);
     pq_sendbyte(&buf, 1);
-    pq_sendstring(&buf, cs->name().c_str());
+    pq_sendstring(&buf, name);
     pq_sendint32(&buf, (int32) lexid_length(v));
     pq_sendbytes(&buf, (const char*) lexid_digits(v), (int) lexid_length(v));
     PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
@@ -399,9 +503,12 @@ Datum lexid_typmod_out(PG_FUNCTION_ARGS)
     if (typmod < 0)
         PG_RETURN_CSTRING(pstrdup(""));
     const Charset* cs = idseq::pg::charset_by_id(typmod);
+    // The name as an identifier, quoted where the grammar needs it (a charset may be named
+    // select): the parser dequotes it before lexid_typmod_in sees it.
+    const char* name = quote_identifier(cs->name().c_str());
     if (cs->builtin())
-        PG_RETURN_CSTRING(psprintf("(%s)", cs->name().c_str()));
-    PG_RETURN_CSTRING(psprintf("(%s,%s%s)", cs->name().c_str(), quote_literal_cstr(cs->symbols().c_str()),
+        PG_RETURN_CSTRING(psprintf("(%s)", name));
+    PG_RETURN_CSTRING(psprintf("(%s,%s%s)", name, quote_literal_cstr(cs->symbols().c_str()),
                                cs->case_insensitive() ? ",ci" : ""));
 }
 
@@ -413,6 +520,7 @@ Datum lexid_coerce(PG_FUNCTION_ARGS)
     if (typmod < 0)
         PG_RETURN_POINTER(v);
     v = resolve(v, typmod);
+    (void) checked_charset(v);
     if (lexid_charset_id(v) != typmod) {
         const char* target = charset_by_typmod(typmod)->name().c_str();
         ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -491,8 +599,13 @@ Datum lexid_sortsupport(PG_FUNCTION_ARGS)
 {
     SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
     ssup->comparator = fast_cmp;
-    if (ssup->abbreviate) {
-        ssup->ssup_extra = MemoryContextAllocZero(ssup->ssup_cxt, sizeof(int32));
+    if (ssup->abbreviate && SIZEOF_DATUM == 8) {
+        MemoryContext old = MemoryContextSwitchTo(ssup->ssup_cxt);
+        AbbrevState* st = (AbbrevState*) palloc0(sizeof(AbbrevState));
+        st->estimating = true;
+        initHyperLogLog(&st->cardinality, 10);
+        MemoryContextSwitchTo(old);
+        ssup->ssup_extra = st;
         ssup->abbrev_converter = abbrev_convert;
         ssup->abbrev_abort = abbrev_abort;
         ssup->abbrev_full_comparator = fast_cmp;
@@ -532,7 +645,8 @@ Datum lexid_distance(PG_FUNCTION_ARGS)
     Lexid* a = PG_GETARG_LEXID_PP(0);
     Lexid* b = PG_GETARG_LEXID_PP(1);
     resolve_pair(a, b);
-    const Charset* cs = charset_of(a);
+    const Charset* cs = checked_charset(a);
+    (void) checked_charset(b);
     std::string& s = scratch_text();
     run([&] { s = lex::distance(lexid_digits(a), lexid_length(a), lexid_digits(b), lexid_length(b), cs->base()); });
     return numeric_from_cstring(s.c_str());
@@ -552,7 +666,7 @@ Datum lexical_add_text(PG_FUNCTION_ARGS)
 Datum lexid_rank(PG_FUNCTION_ARGS)
 {
     Lexid* v = resolve(PG_GETARG_LEXID_PP(0), 0);
-    const Charset* cs = charset_of(v);
+    const Charset* cs = checked_charset(v);
     std::string& s = scratch_text();
     run([&] { s = lex::rank(lexid_digits(v), lexid_length(v), cs->base()); });
     return numeric_from_cstring(s.c_str());
@@ -566,6 +680,12 @@ Datum lexid_from_rank(PG_FUNCTION_ARGS)
         ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE), errmsg("lexid rank %s is out of range",
                                                                               numeric_is_nan(num) ? "NaN" : "infinity"),
                         errhint("Ranks are positive integers.")));
+    // Bound first, in O(1) (numeric_cmp compares weights first): the largest rank of 1024
+    // symbols is below 1e2472, and printing and parsing a huge number costs time.
+    Datum bound = DirectFunctionCall3(numeric_in, CStringGetDatum("1e2600"), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+    if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, NumericGetDatum(num), bound)) >= 0)
+        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE), errmsg("lexid rank is out of range"),
+                        errdetail("The rank has more than 2600 digits; a lexid value has at most 1024 symbols.")));
     char* dec = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
     lex::Digits& d = scratch_digits();
     run([&] { lex::from_rank(dec, cs->base(), d); });

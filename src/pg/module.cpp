@@ -11,5 +11,6 @@ void _PG_init(void);
 void _PG_init(void)
 {
     idseq_snowflake_init();
+    idseq_lexid_plan_init();
 }
 }

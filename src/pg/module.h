@@ -3,3 +3,5 @@
 
 // GUC idseq.node_id and, under shared_preload_libraries, the shared-memory fast path.
 void idseq_snowflake_init(void);
+// The planner hook that reads untyped lexid operands in the charset of the typed operand.
+void idseq_lexid_plan_init(void);

@@ -205,3 +205,17 @@ CREATE FUNCTION @extschema@.lexid_from_rank(rank numeric, charset text) RETURNS 
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.lexid_charset(id @extschema@.lexid) RETURNS text
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- ===== stored lexid values always name their charset (since 1.2) =====
+-- An untyped lexid (a literal or parameter, no charset) takes its charset from the value it
+-- meets; stored, it would meet values of every charset and break the operator classes. So
+-- a table column, materialized view, foreign table, composite type attribute or domain of
+-- type lexid / lexid[] must carry a type modifier, and a range type cannot be over lexid
+-- (it drops the modifier): 42611 otherwise. Views and function results are not stored.
+CREATE FUNCTION @extschema@.idseq_lexid_column_guard() RETURNS event_trigger
+    AS 'MODULE_PATHNAME', 'idseq_lexid_column_guard' LANGUAGE C;
+CREATE EVENT TRIGGER idseq_lexid_column_guard ON ddl_command_end
+    WHEN TAG IN ('CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO', 'ALTER TABLE', 'CREATE MATERIALIZED VIEW',
+                 'CREATE FOREIGN TABLE', 'ALTER FOREIGN TABLE', 'IMPORT FOREIGN SCHEMA', 'CREATE TYPE',
+                 'ALTER TYPE', 'CREATE DOMAIN', 'CREATE SCHEMA')
+    EXECUTE FUNCTION @extschema@.idseq_lexid_column_guard();

@@ -254,3 +254,84 @@ TEST(Lexid, SubtractionCrossingLengths)
     lex::from_rank("5", 10, a);
     EXPECT_THROW(lex::add(a, 10, INT64_MIN), Error);
 }
+
+// Issue 9, finding 1: abbreviated keys order like the values for every length up to 1024
+// (the old key capped the length at 255), in every base from 2 to 256.
+TEST(Lexid, AbbreviatedKeysRespectTheOrder)
+{
+    std::mt19937_64 rng(9);
+    for (int base : {2, 3, 10, 16, 32, 36, 58, 62, 64, 255, 256}) {
+        int m = lex::abbrev_digits(base);
+        EXPECT_GE(m, 6);
+        for (int i = 0; i < 4000; i++) {
+            size_t la = 1 + rng() % 1024, lb = rng() % 4 ? la : 1 + rng() % 1024;
+            if (rng() % 3 == 0)
+                la = 255 + rng() % 4, lb = 255 + rng() % 4;
+            lex::Digits a = random_digits(rng, base, la), b = random_digits(rng, base, lb);
+            if (rng() % 2) // long common prefixes
+                std::copy(a.begin(), a.begin() + static_cast<long>(std::min(a.size(), b.size()) / 2), b.begin());
+            int full = lex::compare(a.data(), a.size(), b.data(), b.size());
+            int abbr = lex::abbrev_compare(lex::abbrev_key(a.data(), a.size(), base, m),
+                                           lex::abbrev_key(b.data(), b.size(), base, m));
+            ASSERT_TRUE(abbr == 0 || abbr == full) << "base " << base << " lengths " << la << ", " << lb;
+            // a length-only key decides only by length
+            int lo = lex::abbrev_compare(lex::abbrev_length_key(a.size()), lex::abbrev_key(b.data(), b.size(), base, m));
+            ASSERT_TRUE(lo == 0 || lo == full);
+            ASSERT_EQ(lo == 0, a.size() == b.size());
+        }
+    }
+    // the issue's repro: 300 zeros sort after 256 Z's
+    lex::Digits zeros(300, 0), zs(256, 35);
+    int m = lex::abbrev_digits(36);
+    EXPECT_GT(lex::abbrev_compare(lex::abbrev_key(zeros.data(), 300, 36, m), lex::abbrev_key(zs.data(), 256, 36, m)), 0);
+}
+
+// Issue 9, finding 4: a stored digit >= base is found, and formatting refuses it.
+TEST(Lexid, DigitsOutsideTheBaseAreRefused)
+{
+    const Charset& b36 = *builtin_charset("base36");
+    lex::Digits d{1, 2, 36};
+    EXPECT_EQ(lex::first_bad_digit(d.data(), d.size(), 36), 2u);
+    EXPECT_EQ(lex::first_bad_digit(d.data(), d.size(), 37), 3u);
+    std::string out;
+    EXPECT_EQ(unit::kind_of([&] { lex::format(b36, d.data(), d.size(), out); }), ErrorKind::Internal);
+    Charset s = Charset::make(2000, "stars", "★☆", false);
+    lex::Digits big{0, 255};
+    EXPECT_EQ(unit::kind_of([&] { lex::format(s, big.data(), big.size(), out); }), ErrorKind::Internal);
+}
+
+// Issue 9, finding 5: no charset makes the arithmetic count in base 1.
+TEST(Lexid, NoArithmeticInBaseOne)
+{
+    Charset xx = Charset::make(3000, "xx", "xX", false);
+    EXPECT_EQ(unit::kind_of([&] { lex::add_text(xx, "x", 200000000, true); }), ErrorKind::InvalidParameter);
+    EXPECT_EQ(lex::add_text(xx, "x", 1, false), "X");
+    lex::Digits d{0};
+    EXPECT_EQ(unit::kind_of([&] { lex::add(d, 1, 200000000); }), ErrorKind::InvalidParameter);
+    EXPECT_EQ(unit::kind_of([&] { lex::add(d, 0, 1); }), ErrorKind::InvalidParameter);
+    EXPECT_EQ(unit::kind_of([&] { lex::from_rank("5", 1, d); }), ErrorKind::InvalidParameter);
+    EXPECT_EQ(unit::kind_of([] { lex::rank(nullptr, 0, 1); }), ErrorKind::InvalidParameter);
+    // base 2 with the largest count stays short
+    d = {0};
+    lex::add(d, 2, INT64_MAX);
+    EXPECT_LE(d.size(), 64u);
+}
+
+// Issue 9, finding 8: the length bound comes before the (quadratic) parse; zeros after the
+// point are fine whatever their number; messages quote a bounded excerpt.
+TEST(Lexid, FromRankBoundsFirst)
+{
+    lex::Digits d;
+    std::string huge(131000, '7');
+    Error e = unit::error_of([&] { lex::from_rank(huge, 36, d); });
+    EXPECT_EQ(e.kind(), ErrorKind::OutOfRange);
+    EXPECT_LT(std::string(e.what()).size(), 200u);
+    lex::from_rank("1." + std::string(100000, '0'), 36, d);
+    EXPECT_EQ(d, lex::Digits{0});
+    e = unit::error_of([&] { lex::from_rank("-" + huge, 36, d); });
+    EXPECT_EQ(e.kind(), ErrorKind::OutOfRange);
+    EXPECT_LT(std::string(e.what()).size(), 200u);
+    e = unit::error_of([&] { lex::from_rank("1." + std::string(100000, '0') + "1", 36, d); });
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidParameter);
+    EXPECT_LT(std::string(e.what()).size(), 200u);
+}
