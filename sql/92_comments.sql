@@ -8,7 +8,7 @@
 --   io        a type's input, output, receive, send and type-modifier functions: they take
 --             or return cstring/internal and are described by the type
 --   internal  functions with an argument of type internal or the result type trigger: only
---             the server calls them (sort support, triggers)
+--             the server calls them (sort support, triggers, event triggers)
 --   check     functions that a CHECK constraint of an extension table calls: the row
 --             validators of the registries, described by their tables
 --   family    an operator family created implicitly by the operator class of the same name
@@ -25,7 +25,7 @@ SELECT d.classid, d.objid, d.objsubid, pg_describe_object(d.classid, d.objid, d.
          WHEN d.classid = 'pg_proc'::regclass AND EXISTS (
                 SELECT 1 FROM pg_proc p
                  WHERE p.oid = d.objid
-                   AND ('internal'::regtype = ANY (p.proargtypes) OR p.prorettype = 'trigger'::regtype))
+                   AND ('internal'::regtype = ANY (p.proargtypes) OR p.prorettype IN ('trigger'::regtype, 'event_trigger'::regtype)))
            THEN 'internal'
          WHEN d.classid = 'pg_proc'::regclass AND EXISTS (
                 SELECT 1 FROM pg_depend c JOIN pg_constraint k ON k.oid = c.objid

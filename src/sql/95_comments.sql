@@ -110,3 +110,5 @@ COMMENT ON FUNCTION @extschema@.snowflake_min_id(timestamptz, text) IS
     'the smallest id of the time unit of ts, for range scans and partition bounds';
 COMMENT ON FUNCTION @extschema@.snowflake_nextval(text) IS
     'a new snowflake id of this node (idseq.node_id): unique and increasing per layout and server';
+COMMENT ON EVENT TRIGGER idseq_lexid_column_guard IS
+    'refuses stored lexid columns, domains and range types without a charset (declare lexid(base36) or the charset meant)';
