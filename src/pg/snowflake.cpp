@@ -639,12 +639,18 @@ void warn_clock_back(Entry* e, int64 back_units, int64 unit, int64 now_us)
                                 e->name, when)));
 }
 
+// This backend's waiter: what its own sleeps showed about their overshoot.
+idseq::ClockWaiter clock_waiter;
+
+// Waits (outside every lock) until the clock reaches the unit: sleeps while it is far, spins
+// on the clock for the last stretch, so the next unit's ids start on time (see ClockWaiter).
+// Returns early for a pending interrupt, which it then services.
 void wait_for_unit(const Entry* e, int64 unit)
 {
     int64 start = 0;
     run([&] { start = idseq::unit_start_us(e->layout, unit); });
-    int64 us = start - now_unix_us();
-    pg_usleep(us < 20 ? 20 : us > 10000 ? 10000 : (long) us);
+    clock_waiter.wait_until(start, now_unix_us, [](int64 us) { pg_usleep((long) us); },
+                            [] { return InterruptPending != 0; });
     CHECK_FOR_INTERRUPTS();
 }
 
