@@ -464,6 +464,8 @@ struct FnCache {
     Entry* entry;
     int len;
     char name[NAMEDATALEN];
+    Datum arg; // the argument the entry was found for
+    bool arg_checked, arg_stable; // whether the argument is a Const of the call (asked once)
     UnpackCall unpack;
 };
 
@@ -474,19 +476,41 @@ FnCache* fn_cache(FunctionCallInfo fcinfo)
     return (FnCache*) fcinfo->flinfo->fn_extra;
 }
 
+// Whether the call's argument is a Const (as written, or a default filled in by the planner):
+// then it is the same datum, unchanged, on every call through this FmgrInfo. Not a Param,
+// unlike get_fn_expr_arg_stable: PL/pgSQL reuses a simple expression's state while the
+// variable behind a Param changes, and a new value may sit at the old one's address.
+bool arg_is_const(FmgrInfo* flinfo, int argno)
+{
+    Node* expr = flinfo->fn_expr;
+    if (!expr || !IsA(expr, FuncExpr))
+        return false;
+    List* args = ((FuncExpr*) expr)->args;
+    return argno < list_length(args) && IsA(list_nth(args, argno), Const);
+}
+
 Entry* entry_for(FunctionCallInfo fcinfo, int argno)
 {
+    FnCache* fc = fn_cache(fcinfo);
+    // A Const argument (the layout name written in the call, or the default) is the same
+    // datum on every call: then no need to read the name again.
+    const Datum raw = PG_GETARG_DATUM(argno);
+    if (fc->arg_stable && fc->arg == raw && fc->entry && fc->entry->valid)
+        return fc->entry;
+    if (!fc->arg_checked) {
+        fc->arg_stable = arg_is_const(fcinfo->flinfo, argno);
+        fc->arg_checked = true;
+    }
     text* t = PG_GETARG_TEXT_PP(argno);
     const char* name = VARDATA_ANY(t);
     int len = VARSIZE_ANY_EXHDR(t);
-    FnCache* fc = fn_cache(fcinfo);
-    if (fc->entry && fc->len == len && memcmp(fc->name, name, len) == 0 && fc->entry->valid)
-        return fc->entry;
-    Entry* e = entry_by_name(name, len, get_func_namespace(fcinfo->flinfo->fn_oid));
-    fc->entry = e;
-    fc->len = len;
-    memcpy(fc->name, name, len);
-    return e;
+    if (!(fc->entry && fc->len == len && memcmp(fc->name, name, len) == 0 && fc->entry->valid)) {
+        fc->entry = entry_by_name(name, len, get_func_namespace(fcinfo->flinfo->fn_oid));
+        fc->len = len;
+        memcpy(fc->name, name, len);
+    }
+    fc->arg = raw;
+    return fc->entry;
 }
 
 // ---- Sequences as the durable and the volatile store --------------------------------------------
