@@ -151,6 +151,8 @@ struct Slot {
     uint64 fingerprint;
     GenState state;
     int64 last_node;
+    // The unit a backend is spinning on the clock for (see wait_for_unit); no lock.
+    pg_atomic_uint64 spinner_unit;
 };
 
 struct Shared {
@@ -184,6 +186,7 @@ void shmem_startup()
             SpinLockInit(&s.mutex);
             s.state = GenState{};
             s.last_node = -1;
+            pg_atomic_init_u64(&s.spinner_unit, 0);
         }
     }
     table_lock = &GetNamedLWLockTranche("idseq_snowflake")->lock;
@@ -668,13 +671,27 @@ idseq::ClockWaiter clock_waiter;
 
 // Waits (outside every lock) until the clock reaches the unit: sleeps while it is far, spins
 // on the clock for the last stretch, so the next unit's ids start on time (see ClockWaiter).
-// Returns early for a pending interrupt, which it then services.
+// On the fast path one backend per slot and unit spins, the first to claim the unit; the
+// others only sleep (and may wake a little late): one backend on time is enough to use the
+// unit's ids, and a crowd spinning would take the CPU from it. Returns early for a pending
+// interrupt, which it then services.
 void wait_for_unit(const Entry* e, int64 unit)
 {
     int64 start = 0;
     run([&] { start = idseq::unit_start_us(e->layout, unit); });
-    clock_waiter.wait_until(start, now_unix_us, [](int64 us) { pg_usleep((long) us); },
-                            [] { return InterruptPending != 0; });
+    bool spin = true;
+    if (e->slot) {
+        uint64 seen = pg_atomic_read_u64(&e->slot->spinner_unit);
+        spin = seen != (uint64) unit && pg_atomic_compare_exchange_u64(&e->slot->spinner_unit, &seen, (uint64) unit);
+    }
+    if (spin) {
+        clock_waiter.wait_until(start, now_unix_us, [](int64 us) { pg_usleep((long) us); },
+                                [] { return InterruptPending != 0; });
+    } else {
+        const int64 left = start - now_unix_us();
+        if (left > 0)
+            pg_usleep((long) std::min<int64>(left, idseq::ClockWaiter::kMaxSleepUs));
+    }
     CHECK_FOR_INTERRUPTS();
 }
 
