@@ -28,8 +28,9 @@ if ! why=$("$here/pgedge.sh" status); then
     if "$here/pgedge.sh" ensure >&2; then why=installed; else why=$("$here/pgedge.sh" status) || true; pgedge=; fi
 fi
 if [ -n "$pgedge" ] && ! q -c "SHOW shared_preload_libraries" | grep -qw snowflake; then
-    pre=$(q -c "SHOW shared_preload_libraries")
-    q -c "ALTER SYSTEM SET shared_preload_libraries = '${pre:+$pre, }snowflake'" -c "ALTER SYSTEM SET snowflake.node = 1"
+    libs=$(q -c "SHOW shared_preload_libraries" | tr ',' '\n' | sed -n "s/^ *\([^ ].*[^ ]\|[^ ]\) *$/'\1', /p" | tr -d '\n')
+    q -c "LOAD 'snowflake'" -c "ALTER SYSTEM SET shared_preload_libraries = ${libs}'snowflake'" \
+      -c "ALTER SYSTEM SET snowflake.node = 1"
     data=$(q -c "SHOW data_directory")
     pg_ctl -D "$data" -l "$(dirname "$data")/server-pgedge.log" -m fast -w restart >/dev/null
 fi
