@@ -1,8 +1,8 @@
 -- Benchmark harness (see ../shared/BENCHMARKING.md for the method).
 -- Each measurement: SELECT count(expr) FROM (SELECT generate_series(1, n) g) s (or over a
--- stored table, for decoders), timed with clock_timestamp(); one warm-up, then 5 runs; the
--- floor (the same statement without the function) is measured before each run and
--- subtracted, so figures are net ns per call.
+-- stored table, for decoders), timed with clock_timestamp(); one warm-up, then 5 runs (or as
+-- many as asked); the floor (the same statement without the function) is measured before
+-- each run and subtracted, so figures are net ns per call.
 \set QUIET on
 DROP SCHEMA IF EXISTS bench CASCADE;
 CREATE SCHEMA bench;
@@ -18,15 +18,15 @@ BEGIN
     RETURN extract(epoch FROM clock_timestamp() - t0) * 1e9 / n;
 END $$;
 
--- net ns per call: min, median, max over 5 runs, each after its floor (floor_expr, the
--- same statement without the function) over the same source
-CREATE FUNCTION bench.measure(expr text, source text, floor_expr text,
+-- net ns per call: min, median, max over runs (5 unless told), each after its floor
+-- (floor_expr, the same statement without the function) over the same source
+CREATE FUNCTION bench.measure(expr text, source text, floor_expr text, runs int DEFAULT 5,
                               OUT med float8, OUT mn float8, OUT mx float8, OUT floor_ns float8)
 LANGUAGE plpgsql AS $$
 DECLARE nets float8[] := '{}'; floors float8[] := '{}'; f float8; t float8;
 BEGIN
     PERFORM bench.time_ns(expr, source);        -- warm-up (and a table into shared buffers)
-    FOR i IN 1..5 LOOP
+    FOR i IN 1..runs LOOP
         f := bench.time_ns(floor_expr, source);
         t := bench.time_ns(expr, source);
         nets := nets || greatest(t - f, 0);

@@ -306,6 +306,8 @@ int64_t unit_of(const Layout& layout, int64_t ts_us)
 {
     int64_t diff;
     if (!__builtin_sub_overflow(ts_us, layout.epoch_us, &diff)) { // the usual case: no 128-bit division
+        if (layout.unit_us == 1000 && diff >= 0) // milliseconds since the epoch (the generator's hot path)
+            return diff / 1000; // a constant divisor: a multiplication, not a division
         int64_t q = diff / layout.unit_us;
         return (diff % layout.unit_us < 0) ? q - 1 : q;
     }
@@ -424,6 +426,23 @@ void restart_from(GenState& state, int64_t durable_unit)
     finish_unit(state);
     state.reserved_unit = durable_unit;
     state.last_now = INT64_MIN;
+}
+
+int64_t ClockWaiter::spin_window_us() const { return std::min(overshoot_us_ + kSpinMarginUs, kMaxSpinUs); }
+
+int64_t ClockWaiter::sleep_for(int64_t now_us, int64_t target_us) const
+{
+    if (now_us >= target_us)
+        return 0;
+    const i128 left = i128{target_us} - now_us;
+    const int64_t window = spin_window_us();
+    return left <= window ? 0 : static_cast<int64_t>(std::min<i128>(left - window, kMaxSleepUs));
+}
+
+void ClockWaiter::learn(int64_t asked_us, int64_t took_us)
+{
+    const int64_t over = std::clamp<int64_t>(took_us - asked_us, 0, kMaxSleepUs);
+    overshoot_us_ = over >= overshoot_us_ ? over : overshoot_us_ - (overshoot_us_ - over + 15) / 16;
 }
 
 int64_t lease_units(const Layout& layout, int64_t lease_us)

@@ -156,6 +156,8 @@ struct Slot {
     uint64 fingerprint;
     GenState state;
     int64 last_node;
+    // The unit a backend is spinning on the clock for (see wait_for_unit); no lock.
+    pg_atomic_uint64 spinner_unit;
 };
 
 // The table's header; its idseq.snowflake_max_layouts slots follow it.
@@ -200,6 +202,7 @@ void shmem_startup()
             SpinLockInit(&s.mutex);
             s.state = GenState{};
             s.last_node = -1;
+            pg_atomic_init_u64(&s.spinner_unit, 0);
         }
     }
     table_lock = &GetNamedLWLockTranche("idseq_snowflake")->lock;
@@ -522,6 +525,8 @@ struct FnCache {
     Entry* entry;
     int len;
     char name[NAMEDATALEN];
+    Datum arg; // the argument the entry was found for
+    bool arg_checked, arg_stable; // whether the argument is a Const of the call (asked once)
     UnpackCall unpack;
 };
 
@@ -532,19 +537,41 @@ FnCache* fn_cache(FunctionCallInfo fcinfo)
     return (FnCache*) fcinfo->flinfo->fn_extra;
 }
 
+// Whether the call's argument is a Const (as written, or a default filled in by the planner):
+// then it is the same datum, unchanged, on every call through this FmgrInfo. Not a Param,
+// unlike get_fn_expr_arg_stable: PL/pgSQL reuses a simple expression's state while the
+// variable behind a Param changes, and a new value may sit at the old one's address.
+bool arg_is_const(FmgrInfo* flinfo, int argno)
+{
+    Node* expr = flinfo->fn_expr;
+    if (!expr || !IsA(expr, FuncExpr))
+        return false;
+    List* args = ((FuncExpr*) expr)->args;
+    return argno < list_length(args) && IsA(list_nth(args, argno), Const);
+}
+
 Entry* entry_for(FunctionCallInfo fcinfo, int argno)
 {
+    FnCache* fc = fn_cache(fcinfo);
+    // A Const argument (the layout name written in the call, or the default) is the same
+    // datum on every call: then no need to read the name again.
+    const Datum raw = PG_GETARG_DATUM(argno);
+    if (fc->arg_stable && fc->arg == raw && fc->entry && fc->entry->valid)
+        return fc->entry;
+    if (!fc->arg_checked) {
+        fc->arg_stable = arg_is_const(fcinfo->flinfo, argno);
+        fc->arg_checked = true;
+    }
     text* t = PG_GETARG_TEXT_PP(argno);
     const char* name = VARDATA_ANY(t);
     int len = VARSIZE_ANY_EXHDR(t);
-    FnCache* fc = fn_cache(fcinfo);
-    if (fc->entry && fc->len == len && memcmp(fc->name, name, len) == 0 && fc->entry->valid)
-        return fc->entry;
-    Entry* e = entry_by_name(name, len, get_func_namespace(fcinfo->flinfo->fn_oid));
-    fc->entry = e;
-    fc->len = len;
-    memcpy(fc->name, name, len);
-    return e;
+    if (!(fc->entry && fc->len == len && memcmp(fc->name, name, len) == 0 && fc->entry->valid)) {
+        fc->entry = entry_by_name(name, len, get_func_namespace(fcinfo->flinfo->fn_oid));
+        fc->len = len;
+        memcpy(fc->name, name, len);
+    }
+    fc->arg = raw;
+    return fc->entry;
 }
 
 // ---- Sequences as the durable and the volatile store --------------------------------------------
@@ -697,12 +724,32 @@ void warn_clock_back(Entry* e, int64 back_units, int64 unit, int64 now_us)
                                 e->name, when)));
 }
 
+// This backend's waiter: what its own sleeps showed about their overshoot.
+idseq::ClockWaiter clock_waiter;
+
+// Waits (outside every lock) until the clock reaches the unit: sleeps while it is far, spins
+// on the clock for the last stretch, so the next unit's ids start on time (see ClockWaiter).
+// On the fast path one backend per slot and unit spins, the first to claim the unit; the
+// others only sleep (and may wake a little late): one backend on time is enough to use the
+// unit's ids, and a crowd spinning would take the CPU from it. Returns early for a pending
+// interrupt, which it then services.
 void wait_for_unit(const Entry* e, int64 unit)
 {
     int64 start = 0;
     run([&] { start = idseq::unit_start_us(e->layout, unit); });
-    int64 us = start - now_unix_us();
-    pg_usleep(us < 20 ? 20 : us > 10000 ? 10000 : (long) us);
+    bool spin = true;
+    if (e->slot) {
+        uint64 seen = pg_atomic_read_u64(&e->slot->spinner_unit);
+        spin = seen != (uint64) unit && pg_atomic_compare_exchange_u64(&e->slot->spinner_unit, &seen, (uint64) unit);
+    }
+    if (spin) {
+        clock_waiter.wait_until(start, now_unix_us, [](int64 us) { pg_usleep((long) us); },
+                                [] { return InterruptPending != 0; });
+    } else {
+        const int64 left = start - now_unix_us();
+        if (left > 0)
+            pg_usleep((long) std::min<int64>(left, idseq::ClockWaiter::kMaxSleepUs));
+    }
     CHECK_FOR_INTERRUPTS();
 }
 

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# snowflake_nextval beside nextval and beside pgEdge's snowflake.nextval() (2.6.0, Twitter's
+# layout: 41 bits of ms, 10 of node, 12 of counter), all in the cluster in PGHOST/PGPORT, in
+# the same run:
+#   1. net ns per id in one statement, SELECT count(f) over 10^6 streamed rows, floor
+#      subtracted, median of RUNS (default 7) runs (see ../shared/BENCHMARKING.md): nextval
+#      CACHE 1 and CACHE 100, pgEdge, snowflake_nextval() on the built-in layout (flat out it
+#      meets the layout's cap, 4096 ids per ms = 244 ns per id) and on the wide layout
+#      time:41,node:4,seq:18 (never at its cap here);
+#   2. the same below the cap: bursts of 2000 ids, each started at a fresh millisecond, so no
+#      generator waits and the figure is its cost per id;
+#   3. ids per millisecond at the cap, one session flat out (2*10^6 ids), and how far ahead
+#      of the clock the last id's time was;
+#   4. ids per second with pgbench -M prepared at 1, 2 and 8 clients (1000 ids per
+#      transaction, SECONDS_PER_POINT, default 5, per point).
+# pgEdge is built from its source release by ../pgedge.sh (PGEDGE_SNOWFLAKE_SRC) and preloaded
+# here (the cluster is restarted once with it in shared_preload_libraries and snowflake.node
+# set); without it its rows are skipped with a message. Prints tables; never fails on timing.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+RUNS=${RUNS:-7}
+SECONDS_PER_POINT=${SECONDS_PER_POINT:-5}
+q() { psql -X -Atq -v ON_ERROR_STOP=1 "$@"; }
+
+echo "load before: $(uptime | sed 's/.*load average/load average/')"
+pgedge=1
+if ! why=$("$here/pgedge.sh" status); then
+    if "$here/pgedge.sh" ensure >&2; then why=installed; else why=$("$here/pgedge.sh" status) || true; pgedge=; fi
+fi
+if [ -n "$pgedge" ] && ! q -c "SHOW shared_preload_libraries" | grep -qw snowflake; then
+    libs=$(q -c "SHOW shared_preload_libraries" | tr ',' '\n' | sed -n "s/^ *\([^ ].*[^ ]\|[^ ]\) *$/'\1', /p" | tr -d '\n')
+    q -c "LOAD 'snowflake'" -c "ALTER SYSTEM SET shared_preload_libraries = ${libs}'snowflake'" \
+      -c "ALTER SYSTEM SET snowflake.node = 1"
+    data=$(q -c "SHOW data_directory")
+    pg_ctl -D "$data" -l "$(dirname "$data")/server-pgedge.log" -m fast -w restart >/dev/null
+fi
+[ -n "$pgedge" ] || echo "pgEdge snowflake rows skipped: $why"
+
+q >/dev/null <<'SQL'
+SET client_min_messages = warning;
+DROP SCHEMA IF EXISTS bench_pg CASCADE;
+CREATE SCHEMA bench_pg;
+CREATE SEQUENCE bench_pg.c1;
+CREATE SEQUENCE bench_pg.c100 CACHE 100;
+SELECT snowflake_create_layout('bench_w18', '2010-11-04 01:42:54.657+00', 'time:41,node:4,seq:18')
+ WHERE NOT EXISTS (SELECT FROM snowflake_layouts WHERE name = 'bench_w18');
+-- ns per id of expr in bursts of batch ids, each burst started at a fresh millisecond (the
+-- loop lives in a function of its own, so the burst's statement is planned once).
+CREATE FUNCTION bench_pg.paced_ns(expr text, batch int, bursts int) RETURNS float8 LANGUAGE plpgsql AS $f$
+BEGIN
+    EXECUTE format($d$CREATE OR REPLACE FUNCTION bench_pg.paced_run() RETURNS float8 LANGUAGE plpgsql AS $b$
+        DECLARE t0 timestamptz; total float8 := 0; c bigint; ms timestamptz;
+        BEGIN
+            FOR i IN 1..%2$s LOOP
+                ms := date_trunc('milliseconds', clock_timestamp());
+                WHILE date_trunc('milliseconds', clock_timestamp()) = ms LOOP END LOOP;
+                t0 := clock_timestamp();
+                SELECT count(%1$s) INTO c FROM (SELECT generate_series(1, %3$s) g) s;
+                total := total + extract(epoch FROM clock_timestamp() - t0);
+            END LOOP;
+            RETURN total * 1e9 / (%2$s::float8 * %3$s);
+        END $b$ $d$, expr, bursts, batch);
+    RETURN bench_pg.paced_run();
+END $f$;
+CREATE FUNCTION bench_pg.paced(expr text, runs int, OUT med float8, OUT mn float8, OUT mx float8, OUT floor_ns float8)
+LANGUAGE plpgsql AS $f$
+DECLARE nets float8[] := '{}'; floors float8[] := '{}'; f float8; t float8;
+BEGIN
+    PERFORM bench_pg.paced_ns(expr, 2000, 20); -- warm-up
+    FOR i IN 1..runs LOOP
+        f := bench_pg.paced_ns('g', 2000, 150);
+        t := bench_pg.paced_ns(expr, 2000, 150);
+        nets := nets || greatest(t - f, 0);
+        floors := floors || f;
+    END LOOP;
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), min(x), max(x) INTO med, mn, mx FROM unnest(nets) x;
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) INTO floor_ns FROM unnest(floors) x;
+END $f$;
+-- One session flat out: ids per ms of wall time and of the ids' own time field, and how far
+-- the last id's time is ahead of the clock when the statement ends.
+CREATE FUNCTION bench_pg.cap(expr text, shift int, epoch_ms bigint, OUT wall float8, OUT span float8, OUT ahead float8)
+LANGUAGE plpgsql AS $f$
+DECLARE t0 timestamptz; t1 timestamptz; mn bigint; mx bigint; n bigint;
+BEGIN
+    t0 := clock_timestamp();
+    EXECUTE format('SELECT min(id), max(id), count(*) FROM (SELECT %s AS id FROM (SELECT generate_series(1, 2000000) g) s0) s',
+                   expr)
+       INTO mn, mx, n;
+    t1 := clock_timestamp();
+    wall := n / (extract(epoch FROM t1 - t0) * 1000);
+    span := n::float8 / ((mx >> shift) - (mn >> shift) + 1);
+    ahead := (mx >> shift) + epoch_ms - extract(epoch FROM t1) * 1000;
+END $f$;
+SQL
+[ -n "$pgedge" ] && q -c "CREATE EXTENSION IF NOT EXISTS snowflake" >/dev/null
+
+# label|expr|needs pgEdge
+rows=(
+    "nextval, CACHE 1|nextval('bench_pg.c1')|"
+    "nextval, CACHE 100|nextval('bench_pg.c100')|"
+    "pgEdge snowflake.nextval()|snowflake.nextval()|1"
+    "snowflake_nextval() [built-in layout]|snowflake_nextval()|"
+    "snowflake_nextval('bench_w18') [wide]|snowflake_nextval('bench_w18')|"
+)
+table() { # title, measuring SQL with %s for the expression
+    local title=$1 sql=$2 label expr needs out med mn mx fl base=0 edge=0
+    echo
+    echo "$title"
+    printf '%-40s %8s %14s %7s %11s %11s\n' generator "ns/id" "min-max" floor "x nextval1" "pgEdge/this"
+    for r in "${rows[@]}"; do
+        IFS='|' read -r label expr needs <<<"$r"
+        if [ -n "$needs" ] && [ -z "$pgedge" ]; then printf '%-40s %s\n' "$label" "(skipped)"; continue; fi
+        out=$(q -c "$(printf "$sql" "\$q\$$expr\$q\$")")
+        read -r med mn mx fl <<<"$out"
+        [ "$label" = "nextval, CACHE 1" ] && base=$med
+        [ -n "$needs" ] && edge=$med
+        awk -v l="$label" -v m="$med" -v a="$mn" -v b="$mx" -v f="$fl" -v n="$base" -v e="$edge" 'BEGIN {
+            printf "%-40s %8.0f %14s %7.0f %11s %11s\n", l, m, sprintf("%.0f-%.0f", a, b), f,
+                   (n > 0 && m > 0 ? sprintf("%.2f", m / n) : "-"), (e > 0 && m > 0 ? sprintf("%.2f", e / m) : "-") }'
+    done
+}
+table "1. ns per id, one statement of 10^6 ids, flat out (median of $RUNS runs; floor subtracted)" \
+    "SELECT med || ' ' || mn || ' ' || mx || ' ' || floor_ns FROM bench.measure(%s, '(SELECT generate_series(1, 1000000) g) s', 'g', $RUNS)"
+rows=("${rows[@]:0:4}")
+table "2. ns per id below the cap: 150 bursts of 2000 ids, each at a fresh millisecond (median of $RUNS runs)" \
+    "SELECT med || ' ' || mn || ' ' || mx || ' ' || floor_ns FROM bench_pg.paced(%s, $RUNS)"
+
+echo
+echo "3. ids per millisecond, one session flat out (2*10^6 ids; the layouts' cap: 4096 per ms per node)"
+printf '%-40s %12s %14s %22s\n' generator "ids/ms wall" "ids/ms of ids" "last id ahead of clock"
+cap() { # label, expr, shift, epoch ms
+    local r
+    r=$(q -c "SELECT round(wall) || ' ' || round(span) || ' ' || round(ahead) FROM bench_pg.cap(\$q\$$2\$q\$, $3, $4)")
+    read -r wall span ahead <<<"$r"
+    printf '%-40s %12s %14s %19s ms\n' "$1" "$wall" "$span" "$ahead"
+}
+for i in 1 2 3; do
+    cap "snowflake_nextval() [built-in], run $i" "snowflake_nextval()" 22 1288834974657
+done
+[ -n "$pgedge" ] && cap "pgEdge snowflake.nextval()" "snowflake.nextval()" 22 1672531200000
+
+echo
+echo "4. ids per second, pgbench -M prepared, 1000 ids per transaction, ${SECONDS_PER_POINT} s per point"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf '%-40s %12s %12s %12s\n' generator "1 client" "2 clients" "8 clients"
+declare -A ips
+for r in "nextval, CACHE 1|nextval('bench_pg.c1')|" "nextval, CACHE 100|nextval('bench_pg.c100')|" \
+         "pgEdge snowflake.nextval()|snowflake.nextval()|1" "snowflake_nextval() [built-in layout]|snowflake_nextval()|" \
+         "snowflake_nextval('bench_w18') [wide]|snowflake_nextval('bench_w18')|"; do
+    IFS='|' read -r label expr needs <<<"$r"
+    if [ -n "$needs" ] && [ -z "$pgedge" ]; then printf '%-40s %s\n' "$label" "(skipped)"; continue; fi
+    echo "SELECT count($expr) FROM (SELECT generate_series(1, 1000)) s;" >"$work/s.sql"
+    row=$(printf '%-40s' "$label")
+    for c in 1 2 8; do
+        out=$(pgbench -n -M prepared -c "$c" -j $((c < 2 ? 1 : 2)) -T "$SECONDS_PER_POINT" -f "$work/s.sql" 2>&1) || out=
+        t=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' <<<"$out")
+        ips["$label,$c"]=$(awk -v t="${t:-0}" 'BEGIN { printf "%.0f", t * 1000 }')
+        row+=$(printf ' %12s' "${ips["$label,$c"]}")
+    done
+    echo "$row"
+done
+if [ -n "$pgedge" ]; then
+    for l in "snowflake_nextval() [built-in layout]" "snowflake_nextval('bench_w18') [wide]"; do
+        row=$(printf '%-40s' "  $l / pgEdge")
+        for c in 1 2 8; do
+            row+=$(awk -v a="${ips["$l,$c"]}" -v b="${ips["pgEdge snowflake.nextval(),$c"]}" \
+                'BEGIN { printf " %12s", (b > 0 ? sprintf("%.2fx", a / b) : "-") }')
+        done
+        echo "$row"
+    done
+fi
+echo "load after: $(uptime | sed 's/.*load average/load average/')"
+q -c "DROP SCHEMA IF EXISTS bench_pg CASCADE" >/dev/null 2>&1 || true
