@@ -1,4 +1,4 @@
--- Generators on native sequences (API.md section 3): nextval_lexid, lexid_block,
+-- Generators on native sequences: nextval_lexid, lexid_block,
 -- code_format, code_parse, create_code_sequence, nextval_code.
 CREATE SCHEMA seq_regress;
 SET search_path = seq_regress, public;
@@ -222,7 +222,7 @@ RESET ROLE;
 SELECT nextval_code(NULL), nextval_code('codes', NULL);
 
 -- ===== nextval_lexid =====
--- the column default of API.md: seed + (nextval - start)
+-- the documented column default: seed + (nextval - start)
 CREATE SEQUENCE order_code_seq;
 CREATE TABLE orders (id serial, code lexid(base36) NOT NULL UNIQUE
                      DEFAULT nextval_lexid('order_code_seq', '00A000'));

@@ -1,4 +1,4 @@
--- Snowflake ids: layouts, pack/unpack, the generator and its settings (API.md section 4)
+-- Snowflake ids: layouts, pack/unpack, the generator and its settings
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 SET IntervalStyle = 'postgres';

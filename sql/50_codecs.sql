@@ -1,4 +1,4 @@
--- Display codecs and keyed public ids (API.md section 5).
+-- Display codecs and keyed public ids.
 -- idseq_encode / idseq_decode over every charset, rotate and width, canonical spelling,
 -- idseq_scramble / idseq_unscramble, and every error with its SQLSTATE.
 
