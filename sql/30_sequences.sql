@@ -144,7 +144,7 @@ SELECT create_code_sequence('codes_hands', 2, 'seq_hands');
 SELECT string_agg(nextval_code('codes_hands', 'seq_hands'), ' ' ORDER BY g) FROM generate_series(1, 10) g;
 ROLLBACK;
 SELECT count(*) AS seq_hands_left FROM idseq_charsets WHERE name = 'seq_hands';
--- a sequence made by hand in the seed article's shape works as well
+-- a sequence made by hand in the letter-sequence article's shape works as well
 CREATE SEQUENCE seed_shape MINVALUE 0 MAXVALUE 17575 CYCLE;
 SELECT nextval_code('seed_shape'), nextval_code('seed_shape'), nextval_code('seed_shape', 'alpha');
 -- CACHE does not matter

@@ -24,7 +24,7 @@ SELECT p.oid::regprocedure AS function, provolatile, proisstrict, proparallel
  WHERE proname IN ('idseq_encode', 'idseq_decode', 'idseq_scramble', 'idseq_unscramble')
  ORDER BY p.oid::regprocedure::text;
 
--- ===== the seed's display form =====
+-- ===== the display-id article's form (display60) =====
 -- base64url digits of 11093174944930914 are "naS8QBhxi"; the last two move to the front.
 SELECT idseq_encode(11093174944930914, 'base64url') AS plain,
        idseq_encode(11093174944930914, 'base64url', 2) AS display,
