@@ -49,7 +49,7 @@ SELECT (snowflake_unpack(snowflake_nextval())).*;
 SELECT snowflake_pack('snowflake', '2026-01-01 00:00:00+00', 7, 42) AS packed,
        snowflake_timestamp(snowflake_pack('snowflake', '2026-01-01 00:00:00+00', 7, 42)) AS ts,
        snowflake_min_id('2026-01-01 00:00:00+00') AS range_start;
--- the seed's 60-bit display id: time 42 | seq 9 | rand 9, no node needed
+-- the display-id article's 60-bit id: time 42 | seq 9 | rand 9, no node needed
 SELECT * FROM snowflake_unpack(11093174944930914, 'display60');
 -- your own layout: 10 ms units, 12 node bits
 SELECT snowflake_create_layout('orders', '2024-01-01 00:00:00+00', 'time:40,node:12,seq:11', '10 milliseconds');
@@ -58,7 +58,7 @@ SELECT snowflake_nextval('orders') > 0 AS minted;
 SELECT snowflake_pack('snowflake', now(), 1024);
 
 -- ===== 4. display codecs and keyed public ids =====
--- bigint -> short code and back, exactly; the seed's display form rotates two characters
+-- bigint -> short code and back, exactly; the display60 form rotates two characters
 SELECT idseq_encode(11093174944930914, 'base64url', 2) AS seed_form,
        idseq_decode('xinaS8QBh', 'base64url', 2) AS decoded,
        idseq_encode(1001) AS base62, idseq_encode(1001, 'crockford32', 0, 6) AS fixed_width;

@@ -1,4 +1,4 @@
--- lexid: charsets, the type, its operators and functions (API.md sections 1 and 2)
+-- lexid: charsets, the type, its operators and functions
 
 -- ===== charsets =====
 SELECT name, symbols, base, case_insensitive, builtin FROM idseq_charsets ORDER BY builtin DESC, name;

@@ -1,4 +1,4 @@
--- Generators on native sequences (API.md section 3): nextval_lexid, lexid_block,
+-- Generators on native sequences: nextval_lexid, lexid_block,
 -- code_format, code_parse, create_code_sequence, nextval_code.
 CREATE SCHEMA seq_regress;
 SET search_path = seq_regress, public;
@@ -144,7 +144,7 @@ SELECT create_code_sequence('codes_hands', 2, 'seq_hands');
 SELECT string_agg(nextval_code('codes_hands', 'seq_hands'), ' ' ORDER BY g) FROM generate_series(1, 10) g;
 ROLLBACK;
 SELECT count(*) AS seq_hands_left FROM idseq_charsets WHERE name = 'seq_hands';
--- a sequence made by hand in the seed article's shape works as well
+-- a sequence made by hand in the letter-sequence article's shape works as well
 CREATE SEQUENCE seed_shape MINVALUE 0 MAXVALUE 17575 CYCLE;
 SELECT nextval_code('seed_shape'), nextval_code('seed_shape'), nextval_code('seed_shape', 'alpha');
 -- CACHE does not matter
@@ -222,7 +222,7 @@ RESET ROLE;
 SELECT nextval_code(NULL), nextval_code('codes', NULL);
 
 -- ===== nextval_lexid =====
--- the column default of API.md: seed + (nextval - start)
+-- the documented column default: seed + (nextval - start)
 CREATE SEQUENCE order_code_seq;
 CREATE TABLE orders (id serial, code lexid(base36) NOT NULL UNIQUE
                      DEFAULT nextval_lexid('order_code_seq', '00A000'));

@@ -1,4 +1,4 @@
--- Snowflake ids: layouts, pack/unpack, the generator and its settings (API.md section 4)
+-- Snowflake ids: layouts, pack/unpack, the generator and its settings
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 SET IntervalStyle = 'postgres';
@@ -9,10 +9,10 @@ SELECT name, epoch, fields, time_unit, time_bits, node_bits, seq_bits, rand_bits
   FROM snowflake_layouts ORDER BY builtin DESC, name;
 
 -- ===== pack / unpack =====
--- seed 001: storage id 11093174944930914 in display60 (4 zero bits, time 42, seq 9, rand 9)
+-- the display-id article: storage id 11093174944930914 in display60 (4 zero bits, time 42, seq 9, rand 9)
 SELECT * FROM snowflake_unpack(11093174944930914, 'display60');
 SELECT snowflake_pack('display60', '2019-07-03 18:45:04.129+00', seq => 270, rand => 98);
--- seed 002: (t << 23) + (node << 13) + rand, t in ms since its moved epoch
+-- the nonsequential-keys article: (t << 23) + (node << 13) + rand, t in ms since its moved epoch
 SELECT snowflake_pack('nonsequential', '2012-09-18 00:11:56.156+00', 1, rand => 1) AS packed,
        ((1347927116156 - 1346472000000) << 23) + (1 << 13) + 1 AS by_hand;
 -- Instagram's published example: shard 1341, sequence 5001 % 1024

@@ -1,4 +1,4 @@
--- Display codecs and keyed public ids (API.md section 5).
+-- Display codecs and keyed public ids.
 -- idseq_encode / idseq_decode over every charset, rotate and width, canonical spelling,
 -- idseq_scramble / idseq_unscramble, and every error with its SQLSTATE.
 
@@ -24,7 +24,7 @@ SELECT p.oid::regprocedure AS function, provolatile, proisstrict, proparallel
  WHERE proname IN ('idseq_encode', 'idseq_decode', 'idseq_scramble', 'idseq_unscramble')
  ORDER BY p.oid::regprocedure::text;
 
--- ===== the seed's display form =====
+-- ===== the display-id article's form (display60) =====
 -- base64url digits of 11093174944930914 are "naS8QBhxi"; the last two move to the front.
 SELECT idseq_encode(11093174944930914, 'base64url') AS plain,
        idseq_encode(11093174944930914, 'base64url', 2) AS display,

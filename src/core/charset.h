@@ -75,7 +75,7 @@ private:
     std::unordered_map<uint32_t, int> wide_map_; // code point -> digit, for non-ASCII symbols
 };
 
-// The built-in charsets, ids 1..kBuiltinCharsetCount in the order of API.md section 1.
+// The built-in charsets, ids 1..kBuiltinCharsetCount in the order the idseq_charsets view lists them.
 constexpr int kBuiltinCharsetCount = 10;
 const std::vector<Charset>& builtin_charsets();
 const Charset* builtin_charset(std::string_view name); // nullptr if not built in

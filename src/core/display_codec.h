@@ -1,4 +1,4 @@
-// Display codecs (API.md section 5): positional base-N codes of non-negative bigints, and a
+// Display codecs: positional base-N codes of non-negative bigints, and a
 // keyed permutation ("scramble") that makes sequential ids look random before encoding.
 #pragma once
 #include "cpp_only.h"

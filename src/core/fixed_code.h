@@ -1,4 +1,4 @@
-// Fixed-width positional codes: the seed article's AAA..ZZZ match codes, for any width and
+// Fixed-width positional codes: the letter-sequence article's AAA..ZZZ match codes, for any width and
 // charset. A code of width w over a charset of base b is the number n (0 <= n < b^w) written
 // in exactly w digits, most significant first, zero digit (the first symbol) padded:
 // over upper, 0 -> "AAA", 1 -> "AAB", 17575 -> "ZZZ" for width 3.

@@ -92,7 +92,7 @@ void from_rank(std::string_view decimal, int base, Digits& out);
 // rank(a) - rank(b) as a signed decimal string.
 std::string distance(const uint8_t* a, size_t na, const uint8_t* b, size_t nb, int base);
 
-// lexical_add on plain text, the seed article's operation done right. The empty string is the
+// lexical_add on plain text, the order-number article's operation done right. The empty string is the
 // zero of the order. With ignore_case over a case-sensitive charset, letters are counted
 // without regard to ASCII case (base36-style over base62), unchanged characters keep their
 // spelling and changed or new letters take the majority case of the source's letters

@@ -1,4 +1,4 @@
-// Snowflake ids: layouts, pack/unpack, and the id generator's state machine (API.md section 4).
+// Snowflake ids: layouts, pack/unpack, and the id generator's state machine.
 //
 // A layout splits a non-negative int64 into fields, most significant first: time (units since
 // an epoch), node, seq, rand. The fields occupy the low total_bits() bits; any bits above
@@ -68,7 +68,7 @@ void validate_layout_name(std::string_view name);
 constexpr int kMaxSqlFieldBits = 31;
 void validate_sql_field_widths(const Layout& layout);
 
-// The five built-in layouts of API.md section 4, in the table's order.
+// The five built-in layouts, in the order the snowflake_layouts view lists them.
 const std::vector<Layout>& builtin_layouts();
 const Layout* builtin_layout(std::string_view name); // nullptr when there is none
 

@@ -1,4 +1,4 @@
-// Display codecs and keyed public ids (API.md section 5): idseq_encode, idseq_decode,
+// Display codecs and keyed public ids: idseq_encode, idseq_decode,
 // idseq_scramble, idseq_unscramble.
 //
 // These run once per row, so the per-call work is kept to the codec itself:

@@ -11,7 +11,7 @@
 // payload is the spelling) once it has checked that some charset reads it. Such a value
 // takes its charset from its context: the column type it is assigned to, or the typed
 // value it is compared with (lexid_untyped.cpp makes that explicit in plans); compared with
-// another untyped value, or used anywhere else, it is read as base36, as API.md says. Its
+// another untyped value, or used anywhere else, it is read as base36, as documented. Its
 // output is the spelling exactly as written, so that anything that prints a query or a
 // value and reads it back (views, pg_dump, postgres_fdw, Citus, logical decoding) gets
 // the same untyped value, to be read in the same context.

@@ -1,4 +1,4 @@
-// Generators on native sequences (API.md section 3): seeded lexid sequences, id blocks for
+// Generators on native sequences: seeded lexid sequences, id blocks for
 // application nodes, and cycling fixed-width codes (AAA, AAB, ..., ZZZ, AAA, ...).
 //
 // Every generator takes exactly one nextval() per call (nextval_internal with the privilege

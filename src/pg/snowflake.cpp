@@ -1,4 +1,4 @@
-// Snowflake ids (API.md section 4): layouts, pack/unpack, and the generator's two paths.
+// Snowflake ids: layouts, pack/unpack, and the generator's two paths.
 //
 // A generator is per database and layout (layouts live in the database's registry; see the
 // README for that scope). Its state:

@@ -1,4 +1,4 @@
--- ===== generators on native sequences (API.md section 3) =====
+-- ===== generators on native sequences =====
 -- Each generator takes exactly one nextval() per call, so it is crash-safe, WAL-logged,
 -- replicated, non-blocking and gap-allowing like the sequence itself. They are VOLATILE
 -- and PARALLEL UNSAFE because nextval is. STRICT: a NULL argument gives NULL, as nextval.

@@ -1,5 +1,5 @@
 
--- ===== snowflake ids (API.md section 4) =====
+-- ===== snowflake ids =====
 
 -- Validates a layout definition and returns its canonical field list; raises the error a bad
 -- definition deserves (22023, or 42710 for a built-in name). Also the registry's CHECK.

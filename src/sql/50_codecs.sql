@@ -1,5 +1,5 @@
 
--- ===== display codecs and keyed public ids (API.md section 5) =====
+-- ===== display codecs and keyed public ids =====
 
 CREATE FUNCTION @extschema@.idseq_encode(id bigint, charset text DEFAULT 'base62', rotate integer DEFAULT 0,
                                          width integer DEFAULT 0)

@@ -63,7 +63,7 @@ TEST(Code, SeedExamples)
     EXPECT_EQ(code::parse(up, "AAA"), 0);
     EXPECT_EQ(code::parse(up, "ABB"), 27);
     EXPECT_EQ(code::parse(up, "ZZZ"), 17575);
-    // the seed's own T-SQL arithmetic
+    // the letter-sequence article's own T-SQL arithmetic
     for (int64_t n : {0, 1, 27, 675, 676, 9999, 17575}) {
         std::string s = code::format(up, n, 3);
         int64_t back = (s[0] - 65) * 26 * 26 + (s[1] - 65) * 26 + (s[2] - 65);

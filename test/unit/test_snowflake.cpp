@@ -214,7 +214,7 @@ TEST(SnowflakeUnits, FloorAndSaturate)
 
 TEST(SnowflakePack, SeedExamples)
 {
-    // Seed 001: storage id 11093174944930914 in the display60 layout.
+    // The display-id article: storage id 11093174944930914 in the display60 layout.
     const Layout& d = builtin("display60");
     Unpacked u = unpack(d, 11093174944930914);
     EXPECT_EQ(u.ts_us, 1562179504129000);
@@ -224,9 +224,9 @@ TEST(SnowflakePack, SeedExamples)
     EXPECT_EQ(u.node, 0);
     EXPECT_EQ(pack(d, u.ts_us, 0, 270, 98), 11093174944930914);
 
-    // Seed 002's arithmetic, (t << 23) + (node << 13) + rand, with the moved epoch.
+    // The nonsequential-keys article's arithmetic, (t << 23) + (node << 13) + rand, with the moved epoch.
     const Layout& n = builtin("nonsequential");
-    const int64_t t = 1347927116156 - 1346472000000; // the seed's time.time() sample
+    const int64_t t = 1347927116156 - 1346472000000; // the article's time.time() sample
     const int64_t ts = (1347927116156 * kMs);
     EXPECT_EQ(pack(n, ts, 1, 0, 1), (t << 23) + (1 << 13) + 1);
     EXPECT_EQ(pack(n, ts, 512, 0, 4096), (t << 23) + (512 << 13) + 4096);
