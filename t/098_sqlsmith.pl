@@ -1,6 +1,6 @@
 # A bounded random-query run with SQLsmith (Debian package sqlsmith) against a database that
 # holds lexid columns (typed over several charsets, among them a custom multibyte one, and
-# plain), code sequences and snowflake ids, on a preloaded cluster with a node id. SQLsmith
+# base36), code sequences and snowflake ids, on a preloaded cluster with a node id. SQLsmith
 # generates queries from the catalog, so they call the extension's functions and operators
 # with random arguments. Passes when the server log shows no backend crash. Bounded by a
 # query count (IDSEQ_SQLSMITH_QUERIES, default 3000) and a wall-clock limit; the seed is
@@ -52,7 +52,7 @@ $node->safe_psql('smith', q{
     CREATE TABLE codes (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         b36 lexid(base36), b62 lexid(base62), star lexid(stars), vowel lexid(vowels), up lexid(upper),
-        plain lexid, ticket text, n bigint);
+        plain lexid(base36), ticket text, n bigint);
     INSERT INTO codes (b36, b62, star, vowel, up, plain, ticket, n)
     SELECT lexical_add('0', 'base36', g), lexical_add('0', 'base62', g * 7919),
            lexid_from_rank(g, 'stars'), lexid_from_rank(g * 3, 'vowels'), lexid_from_rank(g, 'upper'),
