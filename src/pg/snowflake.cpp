@@ -5,15 +5,22 @@
 //
 //   H  the durable high-water mark, a time unit: every id ever issued has unit <= H. It is the
 //      value of the layout's state sequence (WAL-logged), moved with setval() and flushed
-//      with XLogFlush() -- and, under synchronous replication, confirmed by the synchronous
-//      standbys -- BEFORE any id under it is issued. Crash recovery replays it, a streaming
-//      standby replays it, pg_dump dumps it. A reservation moves H to now + the lease
-//      (idseq.snowflake_lease_ms), so one flush covers a lease's worth of ids. Reservations
-//      are serialised by a heavyweight lock on the layout.
+//      with XLogFlush() -- and, when synchronous_standby_names is set, flushed by the
+//      synchronous standbys whatever the session's synchronous_commit -- BEFORE any id under
+//      it is issued (confirm_mark). Crash recovery replays it, a streaming standby replays
+//      it, pg_dump dumps it. A reservation moves H to max(the unit, now + the lease)
+//      (idseq.snowflake_lease_ms), so one flush covers a lease's worth of ids and H is never
+//      more than a lease ahead of the clock unless the ids are. Reservations, and every read
+//      of H that ids are issued under, hold a heavyweight lock on the layout, and H as read
+//      is confirmed again before use: a reservation whose wait for the standbys was cancelled
+//      leaves its mark in the sequence, unconfirmed, and errors out without issuing or
+//      publishing anything.
 //   P  the last id issued by the path without shared memory: the value of the layout's
 //      UNLOGGED last-id sequence, or "unknown" (is_called = false). A crash or a promotion
 //      resets an unlogged relation, so P becomes unknown by itself.
-//   S  the shared-memory GenState of the fast path (lost at every restart).
+//   S  the shared-memory GenState of the fast path (lost at every restart, except that the
+//      postmaster saves it in a file at a clean shutdown, for the next start only; see
+//      "Clean shutdown" below).
 //
 // Fast path (idseq in shared_preload_libraries): one slot per (database, layout) holds S under
 // a spinlock; each id is one core step (next()) under it, clock read included -- no WAL, no
@@ -39,6 +46,10 @@
 //     resumes from a P older than the fast path's ids; a crash or promotion resets P anyway.
 //  5. A clean restart keeps P (unlogged relations survive it) only if no fast path ran
 //     since P was written (4), so P is then still the greatest id issued.
+//  6. A start that takes S from the file saved at a clean shutdown does so only when the
+//     control file still shows that shutdown and no recovery follows, so nothing was issued
+//     since S was saved: S is then the greatest id issued by the fast path, which alone
+//     issued that layout's ids in that run (P was unknown, 4).
 // The core's unit test SnowflakeDurable.BothPathsCrashesRestartsAndNodeChangesNeverRepeat
 // runs this model with crashes, restarts, path switches, clock jumps and node changes.
 #include "error.h"
