@@ -22,6 +22,17 @@ my @holes = ('hole_a', 'hole_b', 'hole_c');
 
 sub ids_in { return grep { /^\d+$/ } split /\n/, ($_[0] // ''); }
 
+# Runs statements in a transaction that is never committed (the client disconnects): the ids
+# reach the client as soon as the statement ends, whatever a commit would wait for. A time
+# limit, so that a session that would hang fails the test instead.
+sub in_open_transaction
+{
+    my ($node, $sql) = @_;
+    my ($out, $err) = ('', '');
+    $node->psql('postgres', "BEGIN; $sql", stdout => \$out, stderr => \$err, timeout => 60);
+    return ($out, $err);
+}
+
 for my $path ('shared', 'plain') {
     my $preload = $path eq 'shared' ? 'idseq' : '';
     my $primary = PostgreSQL::Test::Cluster->new("sync_primary_$path");
@@ -73,14 +84,12 @@ idseq.test_clock_offset_ms = -3600000
         "SELECT count(*) > 0 FROM pg_stat_activity WHERE wait_event = 'SyncRep'"),
         "$path: a reservation waits for the standby");
     # ... and a session new to the layout asks for ids meanwhile.
-    my ($rc, $out, $err) = $primary->psql('postgres',
-        "SET statement_timeout = '2s'; SELECT snowflake_nextval('hole_a')");
+    my ($out, $err) = in_open_transaction($primary, "SET statement_timeout = '2s'; SELECT snowflake_nextval('hole_a')");
     push @{ $seen{hole_a} }, ids_in($out);
     is(scalar(ids_in($out)), 0, "$path a): no id while the reservation is not confirmed");
 
     # b) synchronous_commit = local does not skip the wait.
-    ($rc, $out, $err) = $primary->psql('postgres',
-        "SET synchronous_commit = local; SET statement_timeout = '2s';
+    ($out, $err) = in_open_transaction($primary, "SET synchronous_commit = local; SET statement_timeout = '2s';
          SELECT snowflake_nextval('hole_b') FROM generate_series(1, 5)");
     push @{ $seen{hole_b} }, ids_in($out);
     is(scalar(ids_in($out)), 0, "$path b): synchronous_commit = local issues no unconfirmed id");
@@ -89,8 +98,7 @@ idseq.test_clock_offset_ms = -3600000
 
     # c) A cancelled wait issues nothing and leaves no usable reservation behind.
     for my $attempt (1, 2) {
-        ($rc, $out, $err) = $primary->psql('postgres',
-            "SET statement_timeout = '1s'; SELECT snowflake_nextval('hole_c')");
+        ($out, $err) = in_open_transaction($primary, "SET statement_timeout = '1s'; SELECT snowflake_nextval('hole_c')");
         push @{ $seen{hole_c} }, ids_in($out);
         is(scalar(ids_in($out)), 0, "$path c): attempt $attempt: a cancelled wait issues no id");
         like($err, qr/ERROR:  canceling the wait for synchronous replication of snowflake layout "hole_c"/,
