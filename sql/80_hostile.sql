@@ -531,6 +531,11 @@ SELECT * FROM pg_temp.hostile('encoding',
     $$SELECT idseq_decode(convert_from('\xff', 'UTF8'))$$,
     $$SELECT idseq_create_charset('hostile_bad_utf8', convert_from('\x41eda080', 'UTF8'))$$);
 
+-- ===== snowflake field orders whose ids cannot increase (1.2) =====
+SELECT * FROM pg_temp.hostile('snowflake field order',
+    $$SELECT snowflake_create_layout('hostile_x', now(), 'seq:12,time:41,node:10')$$,
+    $$SELECT idseq_snowflake_check_new('hostile_x', now(), 'time:41,rand:4,seq:8', '1 ms')$$);
+
 -- ===== the catalogue =====
 -- Every case ended in an error (none slipped through), none of them XX000.
 SELECT count(*) AS cases, count(DISTINCT area) AS areas,

@@ -177,6 +177,36 @@ void validate_sql_field_widths(const Layout& layout)
                  "Give the extra bits to the time field, or split them into seq and rand.");
 }
 
+bool generator_order_ok(const Layout& layout)
+{
+    auto above = [&](Field hi, Field lo) { return !layout.has(hi) || !layout.has(lo) || layout[hi].shift > layout[lo].shift; };
+    return above(Field::Time, Field::Seq) && above(Field::Time, Field::Rand) && above(Field::Seq, Field::Rand);
+}
+
+void validate_generator_order(const Layout& layout, ErrorKind kind)
+{
+    if (generator_order_ok(layout))
+        return;
+    // The first field (most significant first) that lies above one it must follow.
+    const Field order[] = {Field::Time, Field::Seq, Field::Rand};
+    std::string detail;
+    for (Field lo : order)
+        for (Field hi : order)
+            if (detail.empty() && hi < lo && layout.has(hi) && layout.has(lo) && layout[lo].shift > layout[hi].shift)
+                detail = "The field \"" + std::string(field_name(lo)) + "\" comes before \"" +
+                    std::string(field_name(hi)) + "\". Ids increase only when time comes before seq and rand, " +
+                    "and seq before rand; node may go anywhere.";
+    Layout fixed = layout;
+    int shift = layout.total_bits();
+    for (Field f : kAllFields) // time, node, seq, rand: an order that works, with the same widths
+        if (layout.has(f)) {
+            shift -= layout[f].width;
+            fixed.fields[static_cast<size_t>(f)].shift = shift;
+        }
+    fail(kind, "snowflake layout " + quoted(layout.name) + " cannot issue increasing ids", detail,
+         "Use the fields in the order \"" + format_fields(fixed) + "\".");
+}
+
 int Layout::total_bits() const
 {
     int n = 0;
@@ -454,9 +484,23 @@ int64_t lease_units(const Layout& layout, int64_t lease_us)
 
 int64_t reservation_target(const Layout& layout, int64_t unit, int64_t now_unit, int64_t lease)
 {
-    const i128 ahead = i128{std::max(unit, now_unit)} + std::max<int64_t>(lease, 0);
+    const i128 ahead = std::max(i128{unit}, i128{now_unit} + std::max<int64_t>(lease, 0));
     const int64_t target = static_cast<int64_t>(std::min<i128>(ahead, layout.max_value(Field::Time)));
     return std::max(target, unit);
+}
+
+GenState resume_saved(const GenState& saved, int64_t durable_unit)
+{
+    GenState state;
+    if (saved.last_unit < 0 || saved.last_unit > durable_unit) {
+        restart_from(state, durable_unit);
+        return state;
+    }
+    state.last_unit = saved.last_unit;
+    state.counter = saved.counter;
+    state.reserved_unit = durable_unit;
+    state.last_now = kInt64Min; // the clock reading before the shutdown is not this run's
+    return state;
 }
 
 int64_t counter_of(const Layout& layout, int64_t id)

@@ -10,6 +10,8 @@
 #pragma once
 #include "cpp_only.h"
 
+#include "error.h"
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -67,6 +69,16 @@ void validate_layout_name(std::string_view name);
 // snowflake_unpack. Throws Error(InvalidParameter) naming the first field that is wider.
 constexpr int kMaxSqlFieldBits = 31;
 void validate_sql_field_widths(const Layout& layout);
+
+// The generator fills time with the clock's unit, node with a constant, seq with a counter
+// that restarts every unit, and rand with random bits (or, without seq, with a counter
+// started at a random offset every unit). Its ids increase only when time lies above seq and
+// rand, and seq above rand; node, constant per node, may sit anywhere. Layouts that break
+// the rule can still pack and unpack ids, but no generator can issue increasing ids from
+// them: throws Error(kind) naming the misplaced field, with a hint giving the order that
+// works (the same widths in the order time, node, seq, rand).
+void validate_generator_order(const Layout& layout, ErrorKind kind);
+bool generator_order_ok(const Layout& layout);
 
 // The five built-in layouts, in the order the snowflake_layouts view lists them.
 const std::vector<Layout>& builtin_layouts();
@@ -259,7 +271,19 @@ private:
 int64_t lease_units(const Layout& layout, int64_t lease_us);
 // The new mark for a NeedReservation step: max(unit, now_unit + lease), never past the
 // layout's last unit, never below unit. (Saturating; unit must already fit the layout.)
+// The lease counts from the clock, not from the unit: so H <= max(U + 1, T + lease) at all
+// times (U: the greatest unit issued, T: the clock at the reservation), and the ids after a
+// crash, which start at H + 1, are at most lease + 1 unit ahead of the clock at the last
+// reservation -- however many crashes came in a row. (A lease counted from a unit already
+// ahead of the clock would add a lease per crash.) While ids run more than the lease ahead
+// of the clock (a clock stepped back further than the lease), each unit costs a reservation.
 int64_t reservation_target(const Layout& layout, int64_t unit, int64_t now_unit, int64_t lease);
+
+// The state after a clean restart, from the state the generator had at the clean shutdown
+// (saved: last_unit, counter; nothing issued since) and the durable mark H read now: it
+// continues right after the saved last id, under H. Falls back to restart_from(H) when saved
+// is not below H (it cannot be: every id is issued under H) or holds nothing.
+GenState resume_saved(const GenState& saved, int64_t durable_unit);
 
 // The generator's counter inside an id: its seq field, else its rand field, else 0.
 int64_t counter_of(const Layout& layout, int64_t id);

@@ -5,15 +5,22 @@
 //
 //   H  the durable high-water mark, a time unit: every id ever issued has unit <= H. It is the
 //      value of the layout's state sequence (WAL-logged), moved with setval() and flushed
-//      with XLogFlush() -- and, under synchronous replication, confirmed by the synchronous
-//      standbys -- BEFORE any id under it is issued. Crash recovery replays it, a streaming
-//      standby replays it, pg_dump dumps it. A reservation moves H to now + the lease
-//      (idseq.snowflake_lease_ms), so one flush covers a lease's worth of ids. Reservations
-//      are serialised by a heavyweight lock on the layout.
+//      with XLogFlush() -- and, when synchronous_standby_names is set, flushed by the
+//      synchronous standbys whatever the session's synchronous_commit -- BEFORE any id under
+//      it is issued (confirm_mark). Crash recovery replays it, a streaming standby replays
+//      it, pg_dump dumps it. A reservation moves H to max(the unit, now + the lease)
+//      (idseq.snowflake_lease_ms), so one flush covers a lease's worth of ids and H is never
+//      more than a lease ahead of the clock unless the ids are. Reservations, and every read
+//      of H that ids are issued under, hold a heavyweight lock on the layout, and H as read
+//      is confirmed again before use: a reservation whose wait for the standbys was cancelled
+//      leaves its mark in the sequence, unconfirmed, and errors out without issuing or
+//      publishing anything.
 //   P  the last id issued by the path without shared memory: the value of the layout's
 //      UNLOGGED last-id sequence, or "unknown" (is_called = false). A crash or a promotion
 //      resets an unlogged relation, so P becomes unknown by itself.
-//   S  the shared-memory GenState of the fast path (lost at every restart).
+//   S  the shared-memory GenState of the fast path (lost at every restart, except that the
+//      postmaster saves it in a file at a clean shutdown, for the next start only; see
+//      "Clean shutdown" below).
 //
 // Fast path (idseq in shared_preload_libraries): one slot per (database, layout) holds S under
 // a spinlock; each id is one core step (next()) under it, clock read included -- no WAL, no
@@ -39,6 +46,10 @@
 //     resumes from a P older than the fast path's ids; a crash or promotion resets P anyway.
 //  5. A clean restart keeps P (unlogged relations survive it) only if no fast path ran
 //     since P was written (4), so P is then still the greatest id issued.
+//  6. A start that takes S from the file saved at a clean shutdown does so only when the
+//     control file still shows that shutdown and no recovery follows, so nothing was issued
+//     since S was saved: S is then the greatest id issued by the fast path, which alone
+//     issued that layout's ids in that run (P was unknown, 4).
 // The core's unit test SnowflakeDurable.BothPathsCrashesRestartsAndNodeChangesNeverRepeat
 // runs this model with crashes, restarts, path switches, clock jumps and node changes.
 #include "error.h"
@@ -47,6 +58,9 @@
 #include <climits>
 #include <cstring>
 #include <ctime>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string>
 #include <unordered_map>
 
@@ -69,7 +83,14 @@ extern "C" {
 #include "datatype/timestamp.h"
 #include "executor/spi.h"
 #include "replication/syncrep.h"
+#include "replication/walsender.h"
+#include "replication/walsender_private.h"
 #include "storage/ipc.h"
+#include "storage/fd.h"
+#include "catalog/pg_control.h"
+#include "access/xlog_internal.h"
+#include "port/pg_crc32c.h"
+#include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "storage/bufmgr.h"
 #include "storage/lwlock.h"
@@ -90,6 +111,7 @@ PG_FUNCTION_INFO_V1(snowflake_unpack);
 PG_FUNCTION_INFO_V1(snowflake_timestamp);
 PG_FUNCTION_INFO_V1(snowflake_min_id);
 PG_FUNCTION_INFO_V1(idseq_snowflake_check);
+PG_FUNCTION_INFO_V1(idseq_snowflake_check_new);
 PG_FUNCTION_INFO_V1(snowflake_create_layout);
 PG_FUNCTION_INFO_V1(idseq_snowflake_builtin_layouts);
 PG_FUNCTION_INFO_V1(idseq_snowflake_describe);
@@ -156,6 +178,7 @@ struct Slot {
     uint64 fingerprint;
     GenState state;
     int64 last_node;
+    bool saved; // not ready: state and last_node are the ones saved at the last clean shutdown
     // The unit a backend is spinning on the clock for (see wait_for_unit); no lock.
     pg_atomic_uint64 spinner_unit;
 };
@@ -177,6 +200,9 @@ Size shmem_size()
 {
     return add_size(MAXALIGN(sizeof(Shared)), mul_size(sizeof(Slot), (Size) max_layouts_guc));
 }
+
+void load_saved_states();
+void save_states_at_shutdown(int code, Datum);
 
 void shmem_request()
 {
@@ -207,6 +233,11 @@ void shmem_startup()
     }
     table_lock = &GetNamedLWLockTranche("idseq_snowflake")->lock;
     LWLockRelease(AddinShmemInitLock);
+    if (!IsUnderPostmaster && IsPostmasterEnvironment) { // the postmaster (not single-user mode)
+        if (!found)
+            load_saved_states();
+        on_shmem_exit(save_states_at_shutdown, (Datum) 0);
+    }
 }
 
 // The slot of (this database, name), taking a free one if needed; nullptr when none is free
@@ -250,6 +281,162 @@ Slot* find_slot(const char* name)
                  errhint("Raise idseq.snowflake_max_layouts (a restart is needed); each slot serves one layout in "
                          "one database.")));
     return nullptr;
+}
+
+// ---- Clean shutdown: the fast path's exact state, carried to the next start -------------------
+//
+// Shared memory dies with the server, and a start without the saved state restarts every
+// layout from H, up to a lease ahead of the clock: each clean restart would push ids further
+// ahead. So the postmaster, as it exits after a clean shutdown (every backend gone, the
+// shutdown checkpoint written), saves each slot's state -- its last id -- in a file, with the
+// shutdown checkpoint's location. The next start takes the file only if the control file
+// still shows that very clean shutdown and the server is not starting a recovery (no
+// standby.signal, recovery.signal or backup_label): then no WAL was written or replayed
+// since and no id was issued since, so the saved state is still the last id issued. The file
+// is removed at every start before any backend runs, so it serves at most one start; a
+// crash, an immediate stop, a promotion or a restore never finds a usable one and restarts
+// from H as before.
+
+constexpr const char* kSavedFile = "idseq_snowflake.state";
+constexpr uint32 kSavedMagic = 0x1D5E0F1A;
+constexpr uint32 kSavedVersion = 1;
+
+struct SavedHeader {
+    uint32 magic;
+    uint32 version;
+    uint32 entry_size;
+    uint32 count;
+    uint64 system_identifier;
+    XLogRecPtr checkpoint;
+    pg_crc32c crc; // of the entries
+};
+
+struct SavedEntry {
+    Oid db;
+    char name[NAMEDATALEN];
+    Oid state_relid, last_relid;
+    uint64 fingerprint;
+    int64 last_unit, counter, last_node;
+};
+
+// The control file as the postmaster sees it, read without ereport (the postmaster may be
+// exiting); false if it cannot be read or its CRC is wrong.
+bool read_control_file(ControlFileData& cf)
+{
+    int fd = OpenTransientFile(XLOG_CONTROL_FILE, O_RDONLY | PG_BINARY);
+    if (fd < 0)
+        return false;
+    bool ok = read(fd, &cf, sizeof cf) == (ssize_t) sizeof cf;
+    CloseTransientFile(fd);
+    if (!ok)
+        return false;
+    pg_crc32c crc;
+    INIT_CRC32C(crc);
+    COMP_CRC32C(crc, (char*) &cf, offsetof(ControlFileData, crc));
+    FIN_CRC32C(crc);
+    return EQ_CRC32C(crc, cf.crc);
+}
+
+pg_crc32c entries_crc(const SavedEntry* entries, uint32 count)
+{
+    pg_crc32c crc;
+    INIT_CRC32C(crc);
+    COMP_CRC32C(crc, (const char*) entries, sizeof(SavedEntry) * count);
+    FIN_CRC32C(crc);
+    return crc;
+}
+
+// on_shmem_exit in the postmaster: runs as it exits, also after a crash of a child (code 1,
+// before shared memory is rebuilt) and after an immediate stop; the control file tells a
+// clean shutdown apart.
+void save_states_at_shutdown(int code, Datum)
+{
+    ControlFileData cf;
+    if (code != 0 || !shared || !read_control_file(cf) || cf.state != DB_SHUTDOWNED)
+        return;
+    SavedEntry* entries = (SavedEntry*) palloc0(sizeof(SavedEntry) * shared->capacity);
+    uint32 n = 0;
+    for (int i = 0; i < shared->used && i < shared->capacity; i++) {
+        const Slot* sl = &slots[i];
+        if (!sl->ready && !sl->saved)
+            continue;
+        SavedEntry& x = entries[n++];
+        x.db = sl->db;
+        strlcpy(x.name, sl->name, NAMEDATALEN);
+        x.state_relid = sl->state_relid;
+        x.last_relid = sl->last_relid;
+        x.fingerprint = sl->fingerprint;
+        x.last_unit = sl->state.last_unit;
+        x.counter = sl->state.counter;
+        x.last_node = sl->last_node;
+    }
+    if (n == 0)
+        return;
+    SavedHeader h;
+    memset(&h, 0, sizeof h);
+    h.magic = kSavedMagic;
+    h.version = kSavedVersion;
+    h.entry_size = sizeof(SavedEntry);
+    h.count = n;
+    h.system_identifier = cf.system_identifier;
+    h.checkpoint = cf.checkPoint;
+    h.crc = entries_crc(entries, n);
+    const char* tmp = "idseq_snowflake.state.tmp";
+    int fd = OpenTransientFile(tmp, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
+    bool ok = fd >= 0 && write(fd, &h, sizeof h) == (ssize_t) sizeof h &&
+        write(fd, entries, sizeof(SavedEntry) * n) == (ssize_t) (sizeof(SavedEntry) * n) && pg_fsync(fd) == 0;
+    if (fd >= 0)
+        CloseTransientFile(fd);
+    if (!ok || durable_rename(tmp, kSavedFile, LOG) != 0) {
+        ereport(LOG, (errmsg("could not save the snowflake generators' state in file \"%s\"", kSavedFile),
+                      errdetail("The next start continues their ids from the durable marks.")));
+        unlink(tmp);
+    }
+}
+
+// At the postmaster's start, before any backend: takes the saved states into free slots if
+// they belong to this very clean shutdown, and removes the file in any case.
+void load_saved_states()
+{
+    int fd = OpenTransientFile(kSavedFile, O_RDONLY | PG_BINARY);
+    if (fd < 0)
+        return;
+    SavedHeader h;
+    SavedEntry* entries = nullptr;
+    bool ok = read(fd, &h, sizeof h) == (ssize_t) sizeof h && h.magic == kSavedMagic && h.version == kSavedVersion &&
+        h.entry_size == sizeof(SavedEntry) && h.count <= (uint32) 10000; // idseq.snowflake_max_layouts at most
+    if (ok) {
+        entries = (SavedEntry*) palloc0(sizeof(SavedEntry) * (h.count + 1));
+        ok = read(fd, entries, sizeof(SavedEntry) * h.count) == (ssize_t) (sizeof(SavedEntry) * h.count) &&
+            EQ_CRC32C(entries_crc(entries, h.count), h.crc);
+    }
+    CloseTransientFile(fd);
+    // Good for one start only: gone before anything can be issued, or it is not used.
+    if (durable_unlink(kSavedFile, LOG) != 0)
+        return;
+    ControlFileData cf;
+    struct stat st;
+    ok = ok && read_control_file(cf) && cf.state == DB_SHUTDOWNED && cf.checkPoint == h.checkpoint &&
+        cf.system_identifier == h.system_identifier && stat(STANDBY_SIGNAL_FILE, &st) != 0 &&
+        stat(RECOVERY_SIGNAL_FILE, &st) != 0 && stat(BACKUP_LABEL_FILE, &st) != 0;
+    if (!ok)
+        return;
+    for (uint32 i = 0; i < h.count && shared->used < shared->capacity; i++) {
+        const SavedEntry& x = entries[i];
+        Slot* sl = &slots[shared->used++];
+        sl->db = x.db;
+        strlcpy(sl->name, x.name, NAMEDATALEN);
+        sl->state_relid = x.state_relid;
+        sl->last_relid = x.last_relid;
+        sl->fingerprint = x.fingerprint;
+        sl->state = GenState{};
+        sl->state.last_unit = x.last_unit;
+        sl->state.counter = x.counter;
+        sl->last_node = x.last_node;
+        sl->ready = false;
+        sl->saved = true;
+    }
+    ereport(LOG, (errmsg("snowflake generators continue from the state saved at the clean shutdown")));
 }
 
 // ---- Layouts and the per-backend cache ------------------------------------------------------
@@ -611,14 +798,16 @@ Form_pg_sequence_data lock_seq_tuple(Relation rel, int mode, Buffer* buf)
     return (Form_pg_sequence_data) ((char*) t + t->t_hoff);
 }
 
-// A sequence's value; false when it was never set (is_called = false).
-bool read_seq(Oid relid, int64& value)
+// A sequence's value and its page's LSN (the end of the WAL record that last set it); false
+// when it was never set (is_called = false).
+bool read_seq(Oid relid, int64& value, XLogRecPtr& lsn)
 {
     Relation rel = relation_open(relid, AccessShareLock);
     Buffer buf;
     Form_pg_sequence_data seq = lock_seq_tuple(rel, BUFFER_LOCK_SHARE, &buf);
     bool called = seq->is_called;
     value = seq->last_value;
+    lsn = BufferGetLSNAtomic(buf);
     UnlockReleaseBuffer(buf);
     relation_close(rel, NoLock);
     return called;
@@ -645,17 +834,64 @@ void forget_last(const Entry* e)
     relation_close(rel, NoLock);
 }
 
-// H: -1 when nothing was ever reserved.
-int64 read_mark(const Entry* e)
+// H as it stands in the sequence (-1 when nothing was ever reserved), and the LSN that makes
+// it durable. It may not be durable yet: a reservation whose wait was cancelled leaves its
+// mark behind. Read it only under the layout's lock, and confirm it before using it.
+int64 read_mark(const Entry* e, XLogRecPtr& lsn)
 {
     int64 h;
-    return read_seq(e->state_relid, h) ? h : -1;
+    return read_seq(e->state_relid, h, lsn) ? h : -1;
+}
+
+// The synchronous standbys have flushed the WAL up to lsn, or none is configured. This is
+// the test SyncRepWaitForLSN makes before it waits (WalSndCtl->lsn[] is the position the
+// synchronous standbys have confirmed); here it is made after the wait too, because the wait
+// also ends, with a mere WARNING, on a query cancel, a termination or the postmaster's death.
+bool standbys_confirmed(XLogRecPtr lsn)
+{
+    if (max_wal_senders == 0 || !SyncRepStandbyNames || SyncRepStandbyNames[0] == '\0')
+        return true;
+    LWLockAcquire(SyncRepLock, LW_SHARED);
+    bool ok = lsn <= WalSndCtl->lsn[SYNC_REP_WAIT_FLUSH];
+    LWLockRelease(SyncRepLock);
+    return ok;
+}
+
+// Makes a mark durable before any id under it is issued: flushed to this server's WAL, and
+// flushed by the synchronous standbys when synchronous_standby_names is set -- whatever this
+// session's synchronous_commit says (local and off would skip the wait: it is set to on for
+// the wait only, restored as a function's SET clause is). A wait that ends unconfirmed is an
+// error, so that nothing is issued or published under the mark; the mark stays in the
+// sequence, unconfirmed, and the next reader confirms it again.
+void confirm_mark(const Entry* e, XLogRecPtr lsn)
+{
+    XLogFlush(lsn);
+    if (standbys_confirmed(lsn))
+        return;
+    const int nest = NewGUCNestLevel();
+    (void) set_config_option("synchronous_commit", "on", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+    SyncRepWaitForLSN(lsn, false);
+    AtEOXact_GUC(true, nest);
+    if (standbys_confirmed(lsn))
+        return;
+    CHECK_FOR_INTERRUPTS(); // a termination ends the session here
+    ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED),
+                    errmsg("canceling the wait for synchronous replication of snowflake layout \"%s\"", e->name),
+                    errdetail("No id is issued under a reservation the synchronous standbys have not confirmed.")));
+}
+
+// H, made durable (confirm_mark). The caller holds the layout's lock.
+int64 durable_mark(const Entry* e)
+{
+    XLogRecPtr lsn;
+    int64 h = read_mark(e, lsn);
+    confirm_mark(e, lsn);
+    return h;
 }
 
 // Moves H to target with setval() (WAL-logged by sequence.c), as the sequence's owner so that
-// callers need no privilege on it, and makes it durable: flushed to this server's WAL, and
-// confirmed by the synchronous standbys when synchronous replication is configured, before
-// any id under it is issued. An error on the way restores the user with the transaction.
+// callers need no privilege on it. Not durable yet: see confirm_mark. An error on the way
+// restores the user with the transaction.
 void write_mark(const Entry* e, int64 target)
 {
     Oid saved_user;
@@ -664,9 +900,6 @@ void write_mark(const Entry* e, int64 target)
     SetUserIdAndSecContext(e->state_owner, saved_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
     DirectFunctionCall3(setval3_oid, ObjectIdGetDatum(e->state_relid), Int64GetDatum(target), BoolGetDatum(true));
     SetUserIdAndSecContext(saved_user, saved_context);
-    XLogRecPtr end = XactLastRecEnd;
-    XLogFlush(end);
-    SyncRepWaitForLSN(end, false);
 }
 
 int64 reservation_for(const Entry* e, int64 unit, int64 now_unit, int64 mark)
@@ -686,16 +919,19 @@ int64 reservation_for(const Entry* e, int64 unit, int64 now_unit, int64 mark)
 void lock_layout(const Entry* e) { LockDatabaseObject(RelationRelationId, e->state_relid, 0, ExclusiveLock); }
 void unlock_layout(const Entry* e) { UnlockDatabaseObject(RelationRelationId, e->state_relid, 0, ExclusiveLock); }
 
-// Makes H cover unit (reserving ahead by the lease); returns the durable H.
+// Makes H cover unit (reserving ahead by the lease); returns the durable H. H as read may be
+// another reservation's that is not confirmed yet (its wait was cancelled): it is confirmed
+// too before it is returned.
 int64 reserve(const Entry* e, int64 unit, int64 now_unit)
 {
     lock_layout(e);
-    int64 mark = read_mark(e);
+    XLogRecPtr lsn;
+    int64 mark = read_mark(e, lsn);
     if (mark < unit) {
-        int64 target = reservation_for(e, unit, now_unit, mark);
-        write_mark(e, target);
-        mark = target;
+        write_mark(e, reservation_for(e, unit, now_unit, mark));
+        mark = read_mark(e, lsn);
     }
+    confirm_mark(e, lsn);
     unlock_layout(e);
     return mark;
 }
@@ -778,16 +1014,27 @@ void init_slot(const Entry* e)
     bool ok = slot_matches(s, e);
     SpinLockRelease(&s->mutex);
     if (!ok) {
-        int64 mark = read_mark(e);
+        int64 mark = durable_mark(e);
         forget_last(e);
         SpinLockAcquire(&s->mutex);
+        // The state saved at a clean shutdown, for these relations and this definition: its
+        // last id is the last one issued, so the ids go on from it, with no lease lost.
+        const bool resume = s->saved && s->state_relid == e->state_relid && s->last_relid == e->last_relid &&
+            s->fingerprint == e->fingerprint;
         if (s->fingerprint != e->fingerprint) // another definition: its units mean something else
             s->state = GenState{};
-        bool done = guarded([&] { idseq::restart_from(s->state, mark); });
+        bool done = guarded([&] {
+            if (resume)
+                s->state = idseq::resume_saved(s->state, mark);
+            else
+                idseq::restart_from(s->state, mark);
+        });
         s->state_relid = e->state_relid;
         s->last_relid = e->last_relid;
         s->fingerprint = e->fingerprint;
-        s->last_node = -1;
+        if (!resume)
+            s->last_node = -1;
+        s->saved = false;
         s->ready = done;
         SpinLockRelease(&s->mutex);
         if (!done)
@@ -865,7 +1112,11 @@ int64 nextval_slow(Entry* e, int32 node)
         // This backend's view of H, read once: every id issued before the last id became
         // unknown (a crash, a promotion, a run with shared memory -- all before this backend
         // started) is within it, so it is the restart point while the last id is unknown.
-        e->base_mark = e->mark = read_mark(e);
+        // Read under the layout's lock and confirmed: a reservation in progress holds the lock
+        // until its mark is durable, and one whose wait was cancelled left its mark unconfirmed.
+        lock_layout(e);
+        e->base_mark = e->mark = durable_mark(e);
+        unlock_layout(e);
         e->mark_read = true;
     }
     Relation rel = relation_open(e->last_relid, RowExclusiveLock);
@@ -943,8 +1194,9 @@ int32 field_int(int64 v)
 // ---- Layout definitions and their creation ------------------------------------------------------
 
 // The canonical field list of a definition, or the definition's error (22023, or 42710 for a
-// built-in name). A name too long to be valid is judged by its first bytes, never copied whole.
-text* canonical_fields(text* name_text, TimestampTz epoch_ts, text* fields_text, Interval* unit_iv)
+// built-in name); with generator, also the error of a field order whose ids cannot increase.
+// A name too long to be valid is judged by its first bytes, never copied whole.
+text* canonical_fields(text* name_text, TimestampTz epoch_ts, text* fields_text, Interval* unit_iv, bool generator)
 {
     const size_t len = VARSIZE_ANY_EXHDR(name_text);
     const std::string_view name(VARDATA_ANY(name_text), len <= NAMEDATALEN ? len : NAMEDATALEN + 1);
@@ -960,6 +1212,8 @@ text* canonical_fields(text* name_text, TimestampTz epoch_ts, text* fields_text,
             return;
         Layout l = idseq::parse_layout(std::string(name), epoch, fields, unit);
         idseq::validate_sql_field_widths(l);
+        if (generator)
+            idseq::validate_generator_order(l, idseq::ErrorKind::InvalidParameter);
         out = idseq::format_fields(l);
     });
     if (builtin)
@@ -1170,6 +1424,8 @@ Datum snowflake_nextval(PG_FUNCTION_ARGS)
         run([&] { idseq::check_node_id(e->layout, node); });
     if (!e->relations_checked) {
         check_state_relations(e); // again after any change to them (the relcache callback)
+        // A layout created before the rule (1.1 accepted any order) still packs and unpacks.
+        run([&] { idseq::validate_generator_order(e->layout, idseq::ErrorKind::Prerequisite); });
         e->relations_checked = true;
     }
     if (shared && !e->slot_checked) {
@@ -1244,12 +1500,21 @@ Datum snowflake_min_id(PG_FUNCTION_ARGS)
     PG_RETURN_INT64(id);
 }
 
-// (name, epoch, fields, time_unit) -> the canonical field list, or the definition's error.
-Datum idseq_snowflake_check(PG_FUNCTION_ARGS)
+} // extern "C"
+
+namespace {
+
+// (name, epoch, fields, time_unit) -> the canonical field list, or the definition's error;
+// with generator, also the error of a field order whose ids cannot increase.
+Datum check_definition(FunctionCallInfo fcinfo, bool generator)
 {
     PG_RETURN_TEXT_P(canonical_fields(PG_GETARG_TEXT_PP(0), PG_GETARG_TIMESTAMPTZ(1), PG_GETARG_TEXT_PP(2),
-                                      PG_GETARG_INTERVAL_P(3)));
+                                      PG_GETARG_INTERVAL_P(3), generator));
 }
+
+} // namespace
+
+extern "C" {
 
 // Creates a custom layout: the registry row and its two state sequences. In C, so that the
 // extension's own calls cannot be captured by objects another role plants in its schema (an
@@ -1266,10 +1531,16 @@ Datum snowflake_create_layout(PG_FUNCTION_ARGS)
     text* name_text = PG_GETARG_TEXT_PP(0);
     TimestampTz epoch = PG_GETARG_TIMESTAMPTZ(1);
     Interval* unit = PG_GETARG_INTERVAL_P(3);
-    text* canonical = canonical_fields(name_text, epoch, PG_GETARG_TEXT_PP(2), unit);
+    text* canonical = canonical_fields(name_text, epoch, PG_GETARG_TEXT_PP(2), unit, true);
     create_layout(text_to_cstring(name_text), epoch, canonical, unit, get_func_namespace(fcinfo->flinfo->fn_oid));
     PG_RETURN_VOID();
 }
+
+// The registry's CHECK: any field order, so that layouts created before 1.2 still restore.
+Datum idseq_snowflake_check(PG_FUNCTION_ARGS) { return check_definition(fcinfo, false); }
+
+// snowflake_create_layout's check: only field orders whose ids increase.
+Datum idseq_snowflake_check_new(PG_FUNCTION_ARGS) { return check_definition(fcinfo, true); }
 
 Datum idseq_snowflake_builtin_layouts(PG_FUNCTION_ARGS)
 {

@@ -48,13 +48,6 @@ CREATE UNLOGGED SEQUENCE @extschema@.idseq_sf_last_sonyflake MINVALUE -1 START -
 CREATE UNLOGGED SEQUENCE @extschema@.idseq_sf_last_display60 MINVALUE -1 START -1;
 CREATE UNLOGGED SEQUENCE @extschema@.idseq_sf_last_nonsequential MINVALUE -1 START -1;
 
--- In C (src/pg/snowflake.cpp): no call of the extension's own makes a name lookup that an
--- object planted in the extension's schema could capture.
-CREATE FUNCTION @extschema@.snowflake_create_layout(name text, epoch timestamptz, fields text,
-                                                    time_unit interval DEFAULT '1 millisecond')
-    RETURNS void AS 'MODULE_PATHNAME', 'snowflake_create_layout'
-    LANGUAGE C VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp;
-
 CREATE FUNCTION @extschema@.idseq_snowflake_builtin_layouts(OUT name text, OUT epoch timestamptz, OUT fields text,
                                                             OUT time_unit interval)
     RETURNS SETOF record AS 'MODULE_PATHNAME', 'idseq_snowflake_builtin_layouts'

@@ -902,7 +902,8 @@ TEST(SnowflakeDurable, LeaseAndReservationTarget)
     EXPECT_EQ(lease_units(s, std::numeric_limits<int64_t>::max()), std::numeric_limits<int64_t>::max() / 1000 + 1);
 
     EXPECT_EQ(reservation_target(s, 100, 100, 1000), 1100);
-    EXPECT_EQ(reservation_target(s, 100, 50, 1000), 1100); // clock behind: ahead of the unit
+    EXPECT_EQ(reservation_target(s, 100, 50, 1000), 1050); // clock behind: the lease counts from the clock
+    EXPECT_EQ(reservation_target(s, 5000, 100, 1000), 5000); // ahead by more than the lease: this unit only
     EXPECT_EQ(reservation_target(s, 100, 500, 1000), 1500); // unit behind the clock: ahead of the clock
     EXPECT_EQ(reservation_target(s, 100, 100, 0), 100);
     const int64_t top = s.max_value(Field::Time);
@@ -971,6 +972,9 @@ struct Server {
     bool shared_ready = false;
     GenState shared;
     int64_t shared_node = -1;
+    bool saved = false; // the fast path's state saved at a clean shutdown
+    GenState saved_state;
+    int64_t saved_node = -1;
     int64_t P = -1; // -1: unknown
     int64_t lease = 0;
     struct Backend {
@@ -993,7 +997,13 @@ struct Server {
     {
         if (fast) {
             if (!shared_ready) { // first use after a start: take over from the durable mark
-                restart_from(shared = GenState{}, H);
+                if (saved) { // ... or from the state saved at the clean shutdown before
+                    shared = resume_saved(saved_state, H);
+                    shared_node = saved_node;
+                } else {
+                    restart_from(shared = GenState{}, H);
+                }
+                saved = false;
                 P = -1;
                 shared_ready = true;
             }
@@ -1037,12 +1047,21 @@ struct Server {
 
     void crash() // also a promotion: the backends are gone
     {
+        saved = false;
         shared_ready = false;
         P = -1;
         backends[0] = backends[1] = Backend{};
     }
     void clean_restart(bool preload)
     {
+        // The postmaster saves the fast path's state (kept through a start that did not use it);
+        // only a start with preload reads the file, and every start removes it.
+        if (fast && shared_ready) {
+            saved = true;
+            saved_state = shared;
+            saved_node = shared_node;
+        }
+        saved = saved && fast && preload;
         shared_ready = false;
         fast = preload;
         backends[0] = backends[1] = Backend{};
@@ -1131,6 +1150,33 @@ WaitResult wait_once(ClockWaiter& w, FakeTime& t, int64_t target_us, const std::
     const int64_t start_ns = t.now_ns, slept0 = t.slept_ns;
     const int64_t end = w.wait_until(target_us, [&] { return t.now(); }, [&](int64_t us) { t.sleep(us); }, stop);
     return {end, t.sleeps - sleeps0, (t.now_ns - start_ns - (t.slept_ns - slept0)) / 1000};
+// ---- Finding 2: the field orders whose ids increase -------------------------------------------
+
+namespace {
+
+// Whether the generator's ids increase in a layout, found by running it: a fake clock that
+// moves a unit every few ids (so counters restart and units run out), random rand bits.
+bool ids_increase_when_run(const Layout& l)
+{
+    GenState s;
+    s.reserved_unit = std::numeric_limits<int64_t>::max();
+    std::mt19937_64 rng(11);
+    int64_t now = 1000, prev = -1;
+    for (int i = 0; i < 3000; ++i) {
+        if (rng() % 3 == 0)
+            ++now;
+        uint64_t r = rng();
+        Step st = next(l, s, now, r);
+        if (st.kind == Step::WaitForClock) {
+            now = st.unit;
+            continue;
+        }
+        int64_t id = compose(l, st.unit, 5, st.counter, r);
+        if (id <= prev)
+            return false;
+        prev = id;
+    }
+    return true;
 }
 
 } // namespace
@@ -1326,4 +1372,131 @@ TEST(SnowflakeClockWaiter, TheGeneratorKeepsItsCapacityAtTheCap)
     const double per_ms = double(ids) / 200.0;
     EXPECT_GE(per_ms, 0.995 * 4096) << per_ms;
     EXPECT_LE(per_ms, 4096.0 * 201 / 200);
+TEST(SnowflakeLayout, GeneratorOrderRuleMatchesTheGenerator)
+{
+    // Every order of every field set with time (49 layouts): the rule accepts exactly those
+    // whose ids increase when the generator runs, and its hint names one that does.
+    const std::vector<std::pair<std::string, int>> all = {{"time", 20}, {"node", 3}, {"seq", 2}, {"rand", 2}};
+    int accepted = 0, total = 0;
+    for (unsigned mask = 1; mask < 16; ++mask) {
+        if (!(mask & 1))
+            continue;
+        std::vector<int> idx;
+        for (int i = 0; i < 4; ++i)
+            if (mask & (1u << i))
+                idx.push_back(i);
+        do {
+            std::string spec;
+            for (int i : idx)
+                spec += (spec.empty() ? "" : ",") + all[i].first + ":" + std::to_string(all[i].second);
+            SCOPED_TRACE(spec);
+            Layout l = parse_layout("x", 0, spec, kMs);
+            ++total;
+            const bool increase = ids_increase_when_run(l);
+            EXPECT_EQ(generator_order_ok(l), increase);
+            if (increase) {
+                ++accepted;
+                validate_generator_order(l, ErrorKind::InvalidParameter);
+                continue;
+            }
+            Error e = expect_error(ErrorKind::Prerequisite, [&] { validate_generator_order(l, ErrorKind::Prerequisite); });
+            EXPECT_EQ(std::string(e.what()), "snowflake layout \"x\" cannot issue increasing ids");
+            EXPECT_NE(e.detail().find("comes before"), std::string::npos);
+            const std::string hint = e.hint();
+            const size_t q = hint.find('"');
+            const std::string fixed = hint.substr(q + 1, hint.rfind('"') - q - 1);
+            Layout f = parse_layout("x", 0, fixed, kMs);
+            EXPECT_TRUE(generator_order_ok(f)) << fixed;
+            EXPECT_TRUE(ids_increase_when_run(f)) << fixed;
+            for (Field fl : {Field::Time, Field::Node, Field::Seq, Field::Rand})
+                EXPECT_EQ(f[fl].width, l[fl].width);
+        } while (std::next_permutation(idx.begin(), idx.end()));
+    }
+    EXPECT_EQ(total, 49);
+    EXPECT_EQ(accepted, 16);
+    for (const Layout& l : builtin_layouts())
+        EXPECT_TRUE(generator_order_ok(l)) << l.name;
+    // The issue's two examples.
+    EXPECT_EQ(expect_error(ErrorKind::InvalidParameter,
+                           [] { validate_generator_order(parse_layout("seqfirst", 0, "seq:12,time:41,node:10", kMs),
+                                                         ErrorKind::InvalidParameter); })
+                  .hint(),
+              "Use the fields in the order \"time:41,node:10,seq:12\".");
+    Error e = expect_error(ErrorKind::InvalidParameter, [] {
+        validate_generator_order(parse_layout("r", 0, "time:41,node:10,rand:4,seq:8", kMs), ErrorKind::InvalidParameter);
+    });
+    EXPECT_EQ(e.detail(), "The field \"rand\" comes before \"seq\". Ids increase only when time comes before seq "
+                          "and rand, and seq before rand; node may go anywhere.");
+    EXPECT_EQ(e.hint(), "Use the fields in the order \"time:41,node:10,seq:8,rand:4\".");
+}
+
+// ---- Finding 3: restarts and drift ------------------------------------------------------------
+
+TEST(SnowflakeDurable, ResumeSavedContinuesRightAfterTheLastId)
+{
+    const Layout& l = builtin("snowflake");
+    GenState saved;
+    saved.last_unit = 5000;
+    saved.counter = 7;
+    GenState s = resume_saved(saved, 6000);
+    EXPECT_EQ(s.reserved_unit, 6000);
+    Step st = next(l, s, 4000, 0); // the clock behind: the same unit, the next counter
+    EXPECT_EQ(st.kind, Step::Issue);
+    EXPECT_EQ(st.unit, 5000);
+    EXPECT_EQ(st.counter, 8);
+    EXPECT_EQ(st.clock_back, 0); // the reading before the shutdown does not count
+    s = resume_saved(saved, 6000);
+    st = next(l, s, 5500, 0); // the clock ahead: its unit, not the mark's
+    EXPECT_EQ(st.unit, 5500);
+    // A saved state above the mark (impossible) or empty falls back to the mark.
+    s = resume_saved(saved, 4000);
+    EXPECT_EQ(next(l, s, 100, 0).unit, 4001);
+    s = resume_saved(GenState{}, 4000);
+    EXPECT_EQ(next(l, s, 100, 0).unit, 4001);
+}
+
+TEST(SnowflakeDurable, CrashesInQuickSuccessionStayWithinOneLease)
+{
+    // Each crash loses the state; the next id starts above the durable mark. Whatever the
+    // number of crashes, an id issued right after a restart (which takes at least one unit) is
+    // at most the lease ahead of the clock, never a lease per crash.
+    for (const char* name : {"snowflake", "sonyflake", "display60", "nonsequential"}) {
+        SCOPED_TRACE(name);
+        const Layout& l = builtin(name);
+        const int64_t lease = lease_units(l, 10 * 1000 * kMs); // 10 s
+        std::mt19937_64 rng(12);
+        int64_t now = 10 * kHourUs / l.unit_us, H = -1, prev = -1;
+        GenState st;
+        for (int i = 0; i < 20000; ++i) {
+            const uint64_t r = rng() % 100;
+            bool restarted = false;
+            if (r < 10) { // a crash, then a restart that takes 1 to 3 units
+                restart_from(st = GenState{}, H);
+                now += 1 + static_cast<int64_t>(rng() % 3);
+                restarted = true;
+            } else {
+                now += static_cast<int64_t>(rng() % 2);
+            }
+            for (;;) {
+                Step s = next(l, st, now, rng());
+                if (s.kind == Step::NeedReservation) {
+                    H = std::max(H, reservation_target(l, s.unit, now, lease));
+                    st.reserved_unit = H;
+                    continue;
+                }
+                if (s.kind == Step::WaitForClock) {
+                    ++now;
+                    continue;
+                }
+                ASSERT_LE(s.unit, H);
+                if (restarted) {
+                    ASSERT_LE(s.unit, now + lease) << "step " << i;
+                }
+                const int64_t id = compose(l, s.unit, 1, s.counter, rng());
+                ASSERT_GT(id, prev);
+                prev = id;
+                break;
+            }
+        }
+    }
 }

@@ -1,0 +1,1 @@
+../../41_snowflake_create_layout.sql

@@ -1,0 +1,125 @@
+# Synchronous failover (issue 10, finding 1): with synchronous_standby_names set, no id may
+# be issued under a high-water mark the synchronous standby has not confirmed, so a promoted
+# standby never re-issues an id the old primary handed out. Three ways the old primary could
+# issue ids under an unconfirmed mark, each on its own layout, on both generator paths:
+#   a) a reservation waits for the (stopped) standby; another session, new to the layout,
+#      reads the mark it has written (the path without shared memory read it unlocked);
+#   b) a session with synchronous_commit = local (any user may set it) skips the wait;
+#   c) statement_timeout cancels the wait ("canceling wait for synchronous replication"),
+#      which used to leave the reservation in force.
+# The layouts have one id per time unit and the lease is 0, so every id needs a reservation;
+# the clock is set an hour back after the first ids, so that every id goes into the unit
+# after the last one: the old primary's unconfirmed ids and the promoted standby's first ids
+# would be the very same ids.
+use strict;
+use warnings;
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my @holes = ('hole_a', 'hole_b', 'hole_c');
+
+sub ids_in { return grep { /^\d+$/ } split /\n/, ($_[0] // ''); }
+
+# Runs statements in a transaction that is never committed (the client disconnects): the ids
+# reach the client as soon as the statement ends, whatever a commit would wait for. A time
+# limit, so that a session that would hang fails the test instead.
+sub in_open_transaction
+{
+    my ($node, $sql) = @_;
+    my ($out, $err) = ('', '');
+    $node->psql('postgres', "BEGIN; $sql", stdout => \$out, stderr => \$err, timeout => 60);
+    return ($out, $err);
+}
+
+for my $path ('shared', 'plain') {
+    my $preload = $path eq 'shared' ? 'idseq' : '';
+    my $primary = PostgreSQL::Test::Cluster->new("sync_primary_$path");
+    $primary->init(allows_streaming => 1);
+    $primary->append_conf('postgresql.conf', qq{
+shared_preload_libraries = '$preload'
+idseq.node_id = 1
+idseq.snowflake_lease_ms = 0
+max_connections = 20
+});
+    $primary->start;
+    $primary->safe_psql('postgres', 'CREATE EXTENSION idseq');
+    $primary->safe_psql('postgres', "SELECT snowflake_create_layout('$_', '2020-01-01', 'time:41,node:10')")
+      for @holes;
+    $primary->backup('base');
+    my $standby = PostgreSQL::Test::Cluster->new("sync_standby_$path");
+    $standby->init_from_backup($primary, 'base', has_streaming => 1);
+    $standby->append_conf('postgresql.conf', qq{
+synchronous_standby_names = ''
+idseq.test_clock_offset_ms = -3600000
+});
+    $standby->start;
+    $primary->append_conf('postgresql.conf', "synchronous_standby_names = '*'\n");
+    $primary->reload;
+    $primary->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_replication WHERE sync_state = 'sync'");
+
+    my %seen; # every id the old primary handed out, per layout
+    my $mint = sub {
+        my ($layout, $n) = @_;
+        push @{ $seen{$layout} }, ids_in($primary->safe_psql('postgres',
+            "SELECT snowflake_nextval('$layout') FROM generate_series(1, $n)"));
+    };
+    # Confirmed ids, first following the clock, then an hour ahead of it (one unit each).
+    $mint->($_, 3) for @holes;
+    $primary->safe_psql('postgres', "LOAD 'idseq'; ALTER SYSTEM SET idseq.test_clock_offset_ms = -3600000; SELECT pg_reload_conf()");
+    $primary->poll_query_until('postgres', "SELECT current_setting('idseq.test_clock_offset_ms') <> '0'");
+    $mint->($_, 3) for @holes;
+    $primary->wait_for_catchup($standby);
+    is(scalar(@{ $seen{$_} }), 6, "$path: 6 confirmed ids of $_") for @holes;
+    $standby->stop;
+
+    # a) A reservation waits for the standby ...
+    my ($a_out, $a_err) = ('', '');
+    my $waiter = IPC::Run::start(
+        [ 'psql', '-XAtq', '-h', $primary->host, '-p', $primary->port, '-d', 'postgres',
+          '-c', "SELECT snowflake_nextval('hole_a')" ],
+        '>', \$a_out, '2>', \$a_err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    ok($primary->poll_query_until('postgres',
+        "SELECT count(*) > 0 FROM pg_stat_activity WHERE wait_event = 'SyncRep'"),
+        "$path: a reservation waits for the standby");
+    # ... and a session new to the layout asks for ids meanwhile.
+    my ($out, $err) = in_open_transaction($primary, "SET statement_timeout = '2s'; SELECT snowflake_nextval('hole_a')");
+    push @{ $seen{hole_a} }, ids_in($out);
+    is(scalar(ids_in($out)), 0, "$path a): no id while the reservation is not confirmed");
+
+    # b) synchronous_commit = local does not skip the wait.
+    ($out, $err) = in_open_transaction($primary, "SET synchronous_commit = local; SET statement_timeout = '2s';
+         SELECT snowflake_nextval('hole_b') FROM generate_series(1, 5)");
+    push @{ $seen{hole_b} }, ids_in($out);
+    is(scalar(ids_in($out)), 0, "$path b): synchronous_commit = local issues no unconfirmed id");
+    like($err, qr/canceling the wait for synchronous replication of snowflake layout "hole_b"/,
+        "$path b): the wait ends in an error at the timeout");
+
+    # c) A cancelled wait issues nothing and leaves no usable reservation behind.
+    for my $attempt (1, 2) {
+        ($out, $err) = in_open_transaction($primary, "SET statement_timeout = '1s'; SELECT snowflake_nextval('hole_c')");
+        push @{ $seen{hole_c} }, ids_in($out);
+        is(scalar(ids_in($out)), 0, "$path c): attempt $attempt: a cancelled wait issues no id");
+        like($err, qr/ERROR:  canceling the wait for synchronous replication of snowflake layout "hole_c"/,
+            "$path c): attempt $attempt: the cancelled wait is an error");
+    }
+
+    # The old primary dies; the standby, its clock an hour back too, takes over.
+    $primary->stop('immediate');
+    $waiter->finish;
+    push @{ $seen{hole_a} }, ids_in($a_out);
+    $standby->start;
+    $standby->promote;
+    $standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()');
+    for my $layout (@holes) {
+        my ($max_old) = sort { $b <=> $a } @{ $seen{$layout} };
+        my $res = $standby->safe_psql('postgres', qq{
+            SELECT count(*), min(id) > $max_old
+              FROM (SELECT snowflake_nextval('$layout') AS id FROM generate_series(1, 20)) s});
+        is($res, '20|t', "$path: the promoted standby's ids of $layout are above every id the old primary issued");
+    }
+    $standby->stop;
+}
+
+done_testing();
