@@ -1150,33 +1150,6 @@ WaitResult wait_once(ClockWaiter& w, FakeTime& t, int64_t target_us, const std::
     const int64_t start_ns = t.now_ns, slept0 = t.slept_ns;
     const int64_t end = w.wait_until(target_us, [&] { return t.now(); }, [&](int64_t us) { t.sleep(us); }, stop);
     return {end, t.sleeps - sleeps0, (t.now_ns - start_ns - (t.slept_ns - slept0)) / 1000};
-// ---- Finding 2: the field orders whose ids increase -------------------------------------------
-
-namespace {
-
-// Whether the generator's ids increase in a layout, found by running it: a fake clock that
-// moves a unit every few ids (so counters restart and units run out), random rand bits.
-bool ids_increase_when_run(const Layout& l)
-{
-    GenState s;
-    s.reserved_unit = std::numeric_limits<int64_t>::max();
-    std::mt19937_64 rng(11);
-    int64_t now = 1000, prev = -1;
-    for (int i = 0; i < 3000; ++i) {
-        if (rng() % 3 == 0)
-            ++now;
-        uint64_t r = rng();
-        Step st = next(l, s, now, r);
-        if (st.kind == Step::WaitForClock) {
-            now = st.unit;
-            continue;
-        }
-        int64_t id = compose(l, st.unit, 5, st.counter, r);
-        if (id <= prev)
-            return false;
-        prev = id;
-    }
-    return true;
 }
 
 } // namespace
@@ -1372,6 +1345,39 @@ TEST(SnowflakeClockWaiter, TheGeneratorKeepsItsCapacityAtTheCap)
     const double per_ms = double(ids) / 200.0;
     EXPECT_GE(per_ms, 0.995 * 4096) << per_ms;
     EXPECT_LE(per_ms, 4096.0 * 201 / 200);
+}
+
+// ---- Finding 2: the field orders whose ids increase -------------------------------------------
+
+namespace {
+
+// Whether the generator's ids increase in a layout, found by running it: a fake clock that
+// moves a unit every few ids (so counters restart and units run out), random rand bits.
+bool ids_increase_when_run(const Layout& l)
+{
+    GenState s;
+    s.reserved_unit = std::numeric_limits<int64_t>::max();
+    std::mt19937_64 rng(11);
+    int64_t now = 1000, prev = -1;
+    for (int i = 0; i < 3000; ++i) {
+        if (rng() % 3 == 0)
+            ++now;
+        uint64_t r = rng();
+        Step st = next(l, s, now, r);
+        if (st.kind == Step::WaitForClock) {
+            now = st.unit;
+            continue;
+        }
+        int64_t id = compose(l, st.unit, 5, st.counter, r);
+        if (id <= prev)
+            return false;
+        prev = id;
+    }
+    return true;
+}
+
+} // namespace
+
 TEST(SnowflakeLayout, GeneratorOrderRuleMatchesTheGenerator)
 {
     // Every order of every field set with time (49 layouts): the rule accepts exactly those
