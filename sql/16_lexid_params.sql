@@ -115,6 +115,13 @@ SELECT * FROM expect_error($$EXECUTE p_varchar('a-b')$$);
 SELECT * FROM expect_error($$EXECUTE p_range('a', 'é')$$);
 RESET plan_cache_mode;
 SELECT * FROM expect_error($$SELECT id FROM prm62 WHERE code = repeat('a', 1025)::text$$);
+-- NULL text: no row (the functions are strict), through the index too
+PREPARE p_null(text) AS SELECT count(*) FROM prm62 WHERE code = $1 OR code < $1;
+EXECUTE p_null(NULL);
+SET plan_cache_mode = force_generic_plan;
+EXECUTE p_null(NULL);
+RESET plan_cache_mode;
+SELECT ('a'::lexid(base62) LIKE NULL) IS NULL AS like_null, (NULL::lexid(base62) NOT LIKE 'a') IS NULL AS not_like_null;
 
 -- ---- other index kinds: a hash index serves =, a domain column, an untyped expression ----
 CREATE TABLE prm_h (id int, code lexid(base62));
