@@ -21,8 +21,8 @@ ALTER FUNCTION @extschema@.text_le_lexid(text, @extschema@.lexid) SUPPORT @extsc
 ALTER FUNCTION @extschema@.text_gt_lexid(text, @extschema@.lexid) SUPPORT @extschema@.lexid_text_support;
 ALTER FUNCTION @extschema@.text_ge_lexid(text, @extschema@.lexid) SUPPORT @extschema@.lexid_text_support;
 
--- LIKE on a lexid matches its canonical spelling, the text `code::text` shows (upper case
--- for case-insensitive built-in charsets such as base36). Shortlex order does not keep the
+-- LIKE on a lexid matches its canonical spelling, the text `code::text` shows (the symbols
+-- as the charset lists them: upper case in base36, lower case in hex). Shortlex order does not keep the
 -- values of one prefix together (Z < 10 < A0), so no btree range on the lexid serves a
 -- prefix: these are SQL functions the planner inlines into `code::text LIKE pattern`, which
 -- an expression index ((code::text) text_pattern_ops) serves.
