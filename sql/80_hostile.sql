@@ -564,7 +564,8 @@ SELECT p.oid::regprocedure AS function, r.route
            UNION SELECT 'aggregate' WHERE p.prokind = 'a'
            UNION SELECT 'support of the ' || am.amname || ' opclass' FROM pg_amproc ap
                   JOIN pg_opfamily f ON f.oid = ap.amprocfamily JOIN pg_am am ON am.oid = f.opfmethod
-                 WHERE ap.amproc = p.oid) s(x)) r ON true
+                 WHERE ap.amproc = p.oid
+           UNION SELECT 'planner support of operators' FROM pg_proc s WHERE s.prosupport = p.oid) s(x)) r ON true
  WHERE p.pronargs > 0 AND p.prorettype <> 'trigger'::regtype
    AND NOT EXISTS (SELECT FROM catalogue c WHERE c.q ~ ('\m' || p.proname || '\M'))
  ORDER BY p.oid::regprocedure::text;

@@ -57,6 +57,8 @@ SELECT proname, args, prokind AS kind, provolatile AS vol, proparallel AS par, p
 SELECT proname, args FROM ext_functions WHERE proleakproof ORDER BY proname;
 
 -- No function runs with its owner's rights, and only the PL/pgSQL ones pin a search_path.
+-- The SQL ones (lexid LIKE text) must not, so that the planner inlines them: they name
+-- every object with its schema.
 SELECT proname, prosecdef, lanname, proconfig FROM ext_functions
  WHERE prosecdef OR proconfig IS NOT NULL OR lanname NOT IN ('c', 'internal')
  ORDER BY proname;

@@ -1,0 +1,1 @@
+../../16_lexid_text_index.sql
