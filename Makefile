@@ -5,6 +5,8 @@
 #   make test   the same set-up, then the whole suite: unit tests, pg_regress, isolation,
 #               TAP; ends with "N passed, N failed"
 #   make bench  the benchmark (prints a table; never fails on timing)
+#   make test-versions  `make demo` and `make test` on Debian 13 (PostgreSQL 17) and unstable
+#               (18), each in a throwaway root file system (as root; tools/idseq-versions)
 
 EXTENSION   = idseq
 EXTVERSION  = 1.2
@@ -24,7 +26,7 @@ EXTRA_CLEAN = build tmp_check tmp_check_iso results output_iso log
 
 WARN        = -Wall -Wextra -Werror
 PG_CXXFLAGS = -std=c++17 $(WARN) -Wno-register -Wno-missing-field-initializers -Wno-unused-parameter -fPIC
-PG_CPPFLAGS = -Isrc/core -Isrc/pg
+PG_CPPFLAGS = -Isrc/core -Isrc/pg -DIDSEQ_VERSION='"$(EXTVERSION)"'
 SHLIB_LINK  = -lstdc++
 
 PG_CONFIG ?= pg_config
@@ -100,4 +102,7 @@ test:
 bench:
 	tools/idseq-run bench
 
-.PHONY: unit unit-san fuzz demo test bench
+test-versions:
+	tools/idseq-versions
+
+.PHONY: unit unit-san fuzz demo test bench test-versions
