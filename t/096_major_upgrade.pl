@@ -94,12 +94,12 @@ sub check_moved {
               FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
              WHERE am.amname = 'btree' AND i.indrelid IN ('a_items'::regclass, 'orders'::regclass)) checked}),
        '7', "$how: amcheck passes all 7 btree indexes (heapallindexed)");
-    my $lookup = q{SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_hashjoin = off;
-                   SET enable_mergejoin = off;
-                   SELECT count(*) FROM a_items x WHERE EXISTS (SELECT 1 FROM a_items y WHERE y.b = x.b)};
-    like($node->safe_psql($db, "EXPLAIN (COSTS OFF) $lookup"), qr/Index Scan using a_items_b/,
+    my $plain = q{SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_hashjoin = off;
+                  SET enable_mergejoin = off;};
+    my $lookup = q{SELECT count(*) FROM a_items x WHERE EXISTS (SELECT 1 FROM a_items y WHERE y.b = x.b)};
+    like($node->safe_psql($db, "$plain EXPLAIN (COSTS OFF) $lookup"), qr/Index Scan using a_items_b/,
          "$how: the lookup below uses the hash index");
-    is($node->safe_psql($db, $lookup), '2000', "$how: the hash index finds every row");
+    is($node->safe_psql($db, "$plain $lookup"), '2000', "$how: the hash index finds every row");
 
     $node->safe_psql($db, 'INSERT INTO orders (n) SELECT g FROM generate_series(1001, 2000) g;
                            INSERT INTO blocks SELECT * FROM lexid_block(\'block_seq\', \'0A0\'::lexid(crockford32))');
@@ -135,7 +135,9 @@ my $workdir = PostgreSQL::Test::Utils::tempdir;
 chdir $workdir or die "chdir $workdir: $!";
 command_ok([ 'pg_upgrade', '--no-sync', '-d', $old->data_dir, '-D', $upgraded->data_dir,
              '-b', $oldbin, '-B', $upgraded->config_data('--bindir'), '-s', $upgraded->host,
-             '-p', $old->port, '-P', $upgraded->port ], 'pg_upgrade from the old major');
+             '-p', $old->port, '-P', $upgraded->port ], 'pg_upgrade from the old major')
+  or BAIL_OUT('pg_upgrade failed: ' . join("\n", map { "---- $_\n" . join('', (split /^/, slurp_file($_))[-40 .. -1]) }
+                                         grep { -s } glob($upgraded->data_dir . '/pg_upgrade_output.d/*/log/*.log')));
 $upgraded->start;
 check_moved($upgraded, 'postgres', 'pg_upgrade');
 $upgraded->stop;
