@@ -124,8 +124,22 @@ $restored->init;
 $restored->append_conf('postgresql.conf', $conf . "idseq.test_clock_offset_ms = -3600000\n");
 $restored->start;
 $restored->safe_psql('postgres', 'CREATE DATABASE moved');
-$restored->command_ok([ 'pg_restore', '--exit-on-error', '-d', $restored->connstr('moved'), $dump ],
-    'pg_restore into this major');
+# Debian's PostgreSQL 15.20 and 17.12 keep a per-column "pg_attver" option that the 18.6 of
+# Debian unstable does not know; pg_dump copies it into every table's dump, idseq or not.
+# Where this server rejects it, those lines are left out of the (plain) restore script.
+my ($r, $o, $e) = $restored->psql('postgres', 'CREATE TEMP TABLE attver (x int); ALTER TABLE attver ALTER COLUMN x SET (pg_attver = 1)');
+my $sql = $old->basedir . '/old.sql';
+command_ok([ 'pg_restore', '-f', $sql, $dump ], 'the dump as SQL');
+if ($e =~ /unrecognized parameter "pg_attver"/) {
+    note 'this server does not know pg_attver: leaving it out of the restore';
+    my $text = slurp_file($sql);
+    $text =~ s/^ALTER TABLE ONLY \S+ ALTER COLUMN \S+ SET \(pg_attver=\d+\);\n//mg;
+    open my $fh, '>', $sql or die $!;
+    print $fh $text;
+    close $fh;
+}
+$restored->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $sql, '-d', $restored->connstr('moved') ],
+    'restore into this major');
 check_moved($restored, 'moved', 'dump/restore');
 $restored->stop;
 
