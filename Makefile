@@ -7,6 +7,8 @@
 #   make bench  the benchmark (prints a table; never fails on timing)
 #   make deb    build the Debian package in a scratch copy and test what it ships
 #   make test-citus / bench-citus   the same on a real Citus cluster (docs/citus.md)
+#   make test-versions  `make demo` and `make test` on Debian 13 (PostgreSQL 17) and unstable
+#               (18), each in a throwaway root file system (as root; tools/idseq-versions)
 
 EXTENSION   = idseq
 EXTVERSION  = 1.2
@@ -29,7 +31,7 @@ EXTRA_CLEAN = build tmp_check tmp_check_iso results output_iso log
 WERROR     ?= 0
 WARN        = -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 PG_CXXFLAGS = -std=c++17 $(WARN) -Wno-register -Wno-missing-field-initializers -Wno-unused-parameter -fPIC
-PG_CPPFLAGS = -Isrc/core -Isrc/pg
+PG_CPPFLAGS = -Isrc/core -Isrc/pg -DIDSEQ_VERSION='"$(EXTVERSION)"'
 SHLIB_LINK  = -lstdc++
 
 PG_CONFIG ?= pg_config
@@ -123,4 +125,8 @@ test-citus:
 bench-citus:
 	tools/citus-test bench
 
-.PHONY: unit unit-san fuzz demo test bench deb meta-check test-citus bench-citus
+# `make demo` and `make test` on Debian 13 and unstable, each in a throwaway root file system.
+test-versions:
+	tools/idseq-versions
+
+.PHONY: unit unit-san fuzz demo test bench deb meta-check test-citus bench-citus test-versions

@@ -474,7 +474,7 @@ SELECT * FROM pg_temp.hostile('snowflake_create_layout',
     $$SELECT snowflake_create_layout('hostile_x', now(), 'time:41', '-1 ms')$$,
     $$SELECT snowflake_create_layout('hostile_x', now(), 'time:41', '0.4 microseconds')$$,
     $$SELECT snowflake_create_layout('hostile_x', now(), 'time:41', '1 month')$$,
-    $$SELECT snowflake_create_layout('hostile_x', now(), 'time:41', 'infinity')$$,
+    $$SELECT snowflake_create_layout('hostile_x', now(), 'time:41', 'forever')$$,
     -- NULLs (not strict: a NULL is an error)
     $$SELECT snowflake_create_layout(NULL, now(), 'time:41')$$,
     $$SELECT snowflake_create_layout('hostile_x', NULL, 'time:41')$$,

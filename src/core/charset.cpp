@@ -64,6 +64,17 @@ std::string describe_char(std::string_view ch)
     return std::string(ch);
 }
 
+// A character rejected as white space or control, as a message shows it: ASCII as
+// describe_char does, anything else by code point ("U+200B"), since it prints as nothing.
+static std::string describe_blank(int32_t cp, std::string_view ch)
+{
+    if (cp < 0x80)
+        return describe_char(ch);
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(cp));
+    return buf;
+}
+
 static bool is_ascii_letter(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
 static unsigned char ascii_upper(unsigned char c) { return (c >= 'a' && c <= 'z') ? c - 32 : c; }
 static unsigned char ascii_lower(unsigned char c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
@@ -90,7 +101,7 @@ Charset Charset::make(int32_t id, std::string name, std::string_view symbols, bo
         if (cp <= 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0xA0) || cp == 0x2028 || cp == 0x2029 ||
             cp == 0x3000 || cp == 0xFEFF || (cp >= 0x2000 && cp <= 0x200F))
             fail(ErrorKind::InvalidParameter,
-                 "charset " + quoted + " contains the space or control character \"" + describe_char(sym) + "\"",
+                 "charset " + quoted + " contains the space or control character \"" + describe_blank(cp, sym) + "\"",
                  "Symbols must be printable characters other than white space.");
         int d = static_cast<int>(cs.syms_.size());
         if (d >= kMaxCharsetSymbols)

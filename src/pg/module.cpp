@@ -4,7 +4,7 @@
 #include "module.h"
 
 extern "C" {
-PG_MODULE_MAGIC;
+IDSEQ_MODULE_MAGIC;
 
 void _PG_init(void);
 

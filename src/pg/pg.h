@@ -12,6 +12,8 @@ extern "C" {
 #include "utils/builtins.h"
 #include "utils/elog.h"
 #include "utils/memutils.h"
+
+#include "compat.h"
 }
 
 #undef vsnprintf

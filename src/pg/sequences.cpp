@@ -123,9 +123,8 @@ SeqShape* load_shape(Oid relid)
             if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
                 ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE),
                                 errmsg("relation with OID %u does not exist", relid)));
-            // Not a sequence: let nextval raise exactly the error it raises.
-            (void) take_nextval(relid);
-            elog(ERROR, "cache lookup failed for sequence %u", relid);
+            // Not a sequence: the error nextval raises up to 16 (17 words it differently).
+            ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE), errmsg("\"%s\" is not a sequence", get_rel_name(relid))));
         }
         Form_pg_sequence f = (Form_pg_sequence) GETSTRUCT(tup);
         e->start = f->seqstart;

@@ -553,8 +553,9 @@ int64 unit_us_of(const Interval* unit)
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("invalid snowflake time unit \"%s\"",
                                DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(unit)))),
-                        errdetail(unit->month != 0 ? "A time unit must have a fixed length, so it cannot count months or years."
-                                                   : "The time unit is too long.")));
+                        errdetail(!IDSEQ_INTERVAL_IS_FINITE(unit) ? "A time unit must be finite."
+                                  : unit->month != 0 ? "A time unit must have a fixed length, so it cannot count months or years."
+                                                     : "The time unit is too long.")));
     return (int64) us;
 }
 

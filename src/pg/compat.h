@@ -1,0 +1,27 @@
+// What differs between the PostgreSQL majors idseq builds against (15, 16, 17, 18): the one
+// place for version tests, included by pg.h after PostgreSQL's headers. The adapters use the
+// names below and never test PG_VERSION_NUM themselves.
+#pragma once
+
+#include "common/int.h"
+#include "datatype/timestamp.h"
+
+// pg_add_s64_overflow and friends are in common/int.h in every supported major (included
+// above); up to 17 other headers happened to include it, 18's do not.
+
+// Infinite intervals ('infinity', '-infinity') exist from 17 on; before, every interval is
+// finite.
+#ifdef INTERVAL_NOT_FINITE
+#define IDSEQ_INTERVAL_IS_FINITE(i) (!INTERVAL_NOT_FINITE(i))
+#else
+#define IDSEQ_INTERVAL_IS_FINITE(i) true
+#endif
+
+// The magic block. 18 adds PG_MODULE_MAGIC_EXT, which also records the module's name and
+// version (shown by pg_get_loaded_modules()); before 18 there is only the plain block.
+// IDSEQ_VERSION comes from the Makefile (EXTVERSION).
+#ifdef PG_MODULE_MAGIC_EXT
+#define IDSEQ_MODULE_MAGIC PG_MODULE_MAGIC_EXT(.name = "idseq", .version = IDSEQ_VERSION)
+#else
+#define IDSEQ_MODULE_MAGIC PG_MODULE_MAGIC
+#endif
