@@ -527,7 +527,24 @@ Datum lexid_typmod_in(PG_FUNCTION_ARGS)
             ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                             errmsg("invalid case flag \"%s\" in lexid type modifier", flag),
                             errhint("Use ci for a case-insensitive charset or cs for a case-sensitive one.")));
-        cs = idseq::pg::register_charset(name, DatumGetCString(elems[1]), strcmp(flag, "ci") == 0, true);
+        const char* symbols = DatumGetCString(elems[1]);
+        const bool ci = strcmp(flag, "ci") == 0;
+        // pg_upgrade: its schema restore may create a table before the registry table exists,
+        // and it then moves the registry's rows with their data files. The type modifier
+        // only has to be the id the name calls for, of a valid definition.
+        if (IsBinaryUpgrade) {
+            int32 id = 0;
+            run([&] {
+                idseq::validate_charset_name(name);
+                if (!idseq::builtin_charset(std::string_view(name))) {
+                    id = idseq::custom_charset_id(name);
+                    (void) Charset::make(id, name, symbols, ci);
+                }
+            });
+            if (id != 0)
+                PG_RETURN_INT32(id);
+        }
+        cs = idseq::pg::register_charset(name, symbols, ci, true);
     }
     PG_RETURN_INT32(cs->id());
 }
