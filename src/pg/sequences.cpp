@@ -121,6 +121,20 @@ void on_seq_inval(Datum, int, uint32 hashvalue)
             e->valid = false;
 }
 
+// Citus's catalogs as last found (InvalidOid: not there). Citus's triggers on them send a
+// relcache invalidation for the catalog on every change (a sequence becoming distributed,
+// the node joining a group), and that makes every shape reload its role. Until they exist,
+// any relcache invalidation does (CREATE EXTENSION citus sends some; a reload costs two
+// syscache lookups).
+Oid citus_group_rel = InvalidOid;
+Oid citus_object_rel = InvalidOid;
+
+void on_rel_inval(Datum, Oid relid)
+{
+    if (!OidIsValid(citus_group_rel) || !OidIsValid(relid) || relid == citus_group_rel || relid == citus_object_rel)
+        on_seq_inval((Datum) 0, SEQRELID, 0);
+}
+
 char* seq_name(Oid relid)
 {
     return DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(relid)));
@@ -137,6 +151,7 @@ inline int64 take_nextval(Oid relid)
 int32 citus_local_group()
 {
     Oid rel = get_relname_relid("pg_dist_local_group", PG_CATALOG_NAMESPACE);
+    citus_group_rel = rel;
     if (!OidIsValid(rel))
         return -1;
     Relation r = table_open(rel, AccessShareLock);
@@ -160,6 +175,7 @@ int32 citus_local_group()
 bool citus_distributed(Oid relid)
 {
     Oid rel = get_relname_relid("pg_dist_object", PG_CATALOG_NAMESPACE);
+    citus_object_rel = rel;
     if (!OidIsValid(rel))
         return false;
     AttrNumber classid = get_attnum(rel, "classid");
@@ -226,6 +242,7 @@ SeqShape* load_shape(Oid relid)
         ctl.hcxt = TopMemoryContext;
         shapes = hash_create("idseq sequence shapes", 16, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
         CacheRegisterSyscacheCallback(SEQRELID, on_seq_inval, (Datum) 0);
+        CacheRegisterRelcacheCallback(on_rel_inval, (Datum) 0);
     }
     bool found;
     SeqShape* e = (SeqShape*) hash_search(shapes, &relid, HASH_ENTER, &found);
