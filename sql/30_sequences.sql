@@ -339,6 +339,22 @@ SELECT last_value, is_called FROM cyc_blocks;
 SELECT * FROM lexid_block(NULL, 'A');
 SELECT * FROM lexid_block('single', NULL);
 
+-- ===== the plain contract for sequences shaped like a Citus worker's copy =====
+-- Citus gives a worker's copy of a bigint sequence START = MINVALUE = (group << 48) + 1 and
+-- MAXVALUE = START + 2^48; idseq offsets such a copy only where Citus's catalogs say this node
+-- is that worker and the sequence is distributed. Without Citus the shape alone changes
+-- nothing: seed + (nextval - START), up to MAXVALUE itself.
+CREATE SEQUENCE citus_shaped START 281474976710657 MINVALUE 281474976710657 MAXVALUE 562949953421313;
+SELECT nextval_lexid('citus_shaped', '00A000'::lexid(base36)) AS first,
+       nextval_lexid('citus_shaped', '00A000'::lexid(base36)) AS second;
+SELECT setval('citus_shaped', 562949953421312);
+SELECT nextval_lexid('citus_shaped', '00A000'::lexid(base36)) AS at_maxvalue;
+SELECT * FROM expect_error($$SELECT nextval_lexid('citus_shaped', '00A000'::lexid(base36))$$);
+CREATE SEQUENCE citus_shaped_blocks INCREMENT BY 10 START 281474976710657 MINVALUE 281474976710657 MAXVALUE 562949953421313;
+SELECT * FROM lexid_block('citus_shaped_blocks', 'A'::lexid(upper));
+SELECT setval('citus_shaped_blocks', 562949953421297);
+SELECT * FROM pg_temp.block('citus_shaped_blocks', 'A'::lexid(upper));
+
 RESET search_path;
 SET client_min_messages = warning;
 DROP SCHEMA seq_regress, seq_other CASCADE;

@@ -13,6 +13,16 @@
 // SEQUENCE (committed by anyone, or earlier in our own transaction) and DROP are seen: the
 // lock nextval takes processes pending invalidations, and a generator re-checks its entry
 // after nextval before using it.
+//
+// Citus (docs/notes-citusfix.md): a sequence that a distributed table's column default
+// depends on lives on the coordinator, and Citus gives every worker a copy with a range of
+// its own, [(group << 48) + 1, (group << 48) + 1 + 2^48] for bigint (AlterSequenceMinMax in
+// Citus's worker_data_fetch_protocol.c; a smallint or integer copy is set to its MAXVALUE
+// instead). A shape load recognises such copies precisely (Citus's catalogs name the
+// node's group and the distributed objects) and nextval_lexid / lexid_block map a worker's
+// value v to seed + (v - 1), so that every node's ids are distinct: the coordinator's
+// offsets stay below 2^48, worker g's lie in [g * 2^48, (g + 1) * 2^48). nextval_code
+// refuses a worker's copy. Without Citus's catalogs nothing changes.
 #include "charset.h"
 #include "fixed_code.h"
 #include "error.h"
@@ -24,9 +34,12 @@
 #include "registry.h"
 
 extern "C" {
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/table.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_sequence.h"
 #include "commands/sequence.h"
 #include "executor/spi.h"
@@ -34,6 +47,7 @@ extern "C" {
 #include "nodes/makefuncs.h"
 #include "parser/scansup.h"
 #include "utils/acl.h"
+#include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
@@ -59,6 +73,17 @@ namespace {
 
 // ---- the per-backend cache of sequence shapes (plain data in a dynahash table) ----
 
+// What Citus made of a sequence (see the top of this file).
+enum class CitusRole : uint8 {
+    none,         // no Citus, or a sequence no distributed table uses: the plain contract
+    coordinator,  // the coordinator's original of a distributed bigint sequence
+    worker_range, // a worker's copy with the range Citus gave it
+    worker_other, // a worker's copy without a range of its own (smallint, integer, or altered)
+};
+
+// Citus's worker ranges are 2^48 values wide (valueBitLength in AlterSequenceMinMax).
+constexpr int kCitusRangeBits = 48;
+
 struct SeqShape {
     Oid relid; // hash key
     bool valid;
@@ -68,6 +93,12 @@ struct SeqShape {
     int64 min;
     int64 max;
     bool cycle;
+    CitusRole citus;
+    int32 citus_group; // the node's Citus group (worker_* roles)
+    // nextval_lexid and lexid_block map a value v to seed + (v - origin) and hand out
+    // values up to last only: the plain contract is origin = START, last = MAXVALUE.
+    int64 origin;
+    int64 last;
     // nextval_code: the charset base this shape was last checked against (0: never) and
     // the resulting width (0: not a code sequence for that base).
     int code_base;
@@ -90,6 +121,20 @@ void on_seq_inval(Datum, int, uint32 hashvalue)
             e->valid = false;
 }
 
+// Citus's catalogs as last found (InvalidOid: not there). Citus's triggers on them send a
+// relcache invalidation for the catalog on every change (a sequence becoming distributed,
+// the node joining a group), and that makes every shape reload its role. Until they exist,
+// any relcache invalidation does (CREATE EXTENSION citus sends some; a reload costs two
+// syscache lookups).
+Oid citus_group_rel = InvalidOid;
+Oid citus_object_rel = InvalidOid;
+
+void on_rel_inval(Datum, Oid relid)
+{
+    if (!OidIsValid(citus_group_rel) || !OidIsValid(relid) || relid == citus_group_rel || relid == citus_object_rel)
+        on_seq_inval((Datum) 0, SEQRELID, 0);
+}
+
 char* seq_name(Oid relid)
 {
     return DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(relid)));
@@ -98,6 +143,93 @@ char* seq_name(Oid relid)
 inline int64 take_nextval(Oid relid)
 {
     return nextval_internal(relid, true); // what nextval(regclass) does: checks privileges
+}
+
+// The node's Citus group (0: the coordinator, or a node in no cluster), or -1 without
+// Citus's catalogs. Read straight from the catalog table, not through SPI, so that Citus's
+// planner hooks never see it.
+int32 citus_local_group()
+{
+    Oid rel = get_relname_relid("pg_dist_local_group", PG_CATALOG_NAMESPACE);
+    citus_group_rel = rel;
+    if (!OidIsValid(rel))
+        return -1;
+    Relation r = table_open(rel, AccessShareLock);
+    AttrNumber att = get_attnum(rel, "groupid");
+    int32 group = -1;
+    SysScanDesc scan = systable_beginscan(r, InvalidOid, false, NULL, 0, NULL);
+    HeapTuple tup = systable_getnext(scan);
+    if (HeapTupleIsValid(tup) && att != InvalidAttrNumber) {
+        bool isnull;
+        Datum d = heap_getattr(tup, att, RelationGetDescr(r), &isnull);
+        if (!isnull)
+            group = DatumGetInt32(d);
+    }
+    systable_endscan(scan);
+    table_close(r, AccessShareLock);
+    return group;
+}
+
+// Whether Citus lists the relation as a distributed object: a sequence that a distributed
+// table depends on (on the coordinator and, metadata being synced, on every worker).
+bool citus_distributed(Oid relid)
+{
+    Oid rel = get_relname_relid("pg_dist_object", PG_CATALOG_NAMESPACE);
+    citus_object_rel = rel;
+    if (!OidIsValid(rel))
+        return false;
+    AttrNumber classid = get_attnum(rel, "classid");
+    AttrNumber objid = get_attnum(rel, "objid");
+    if (classid == InvalidAttrNumber || objid == InvalidAttrNumber)
+        return false;
+    ScanKeyData key[2];
+    ScanKeyInit(&key[0], classid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(RelationRelationId));
+    ScanKeyInit(&key[1], objid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relid));
+    Relation r = table_open(rel, AccessShareLock);
+    SysScanDesc scan = systable_beginscan(r, InvalidOid, false, NULL, 2, key);
+    bool found = HeapTupleIsValid(systable_getnext(scan));
+    systable_endscan(scan);
+    table_close(r, AccessShareLock);
+    return found;
+}
+
+// Sets e->citus, origin and last (e's pg_sequence fields are filled in).
+void set_citus_role(SeqShape* e, Oid relid, Oid seqtype)
+{
+    e->citus = CitusRole::none;
+    e->citus_group = 0;
+    e->origin = e->start;
+    e->last = e->max;
+    // Cheap first: a plain server has no Citus catalogs (one syscache lookup).
+    int32 group = citus_local_group();
+    if (group < 0 || !citus_distributed(relid))
+        return;
+    e->citus_group = group;
+    const int64 width = (int64) 1 << kCitusRangeBits;
+    if (group == 0) {
+        // The original. Citus changes nothing here, but worker g's ids start at offset
+        // g * 2^48: keep this node's offsets below 2^48 (negative ones are below too).
+        if (seqtype != INT8OID)
+            return; // workers cannot draw from a smallint or integer sequence
+        e->citus = CitusRole::coordinator;
+        __int128 last = (__int128) e->start + width - 1;
+        if (last < e->max)
+            e->last = (int64) last;
+        return;
+    }
+    // A worker. Exactly the range AlterSequenceMinMax gives group g's copy of a bigint
+    // sequence: START = MINVALUE = (g << 48) + 1, MAXVALUE = START + 2^48.
+    __int128 lo = ((__int128) group << kCitusRangeBits) + 1;
+    if (seqtype == INT8OID && group < (1 << (63 - kCitusRangeBits)) && e->start == lo && e->min == lo &&
+        (__int128) e->max == lo + width) {
+        e->citus = CitusRole::worker_range;
+        // v maps to offset v - 1, in [g * 2^48, (g + 1) * 2^48 - 1]: MAXVALUE itself is the
+        // next group's first value, so it is never used.
+        e->origin = 1;
+        e->last = e->max - 1;
+        return;
+    }
+    e->citus = CitusRole::worker_other;
 }
 
 SeqShape* load_shape(Oid relid)
@@ -110,6 +242,7 @@ SeqShape* load_shape(Oid relid)
         ctl.hcxt = TopMemoryContext;
         shapes = hash_create("idseq sequence shapes", 16, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
         CacheRegisterSyscacheCallback(SEQRELID, on_seq_inval, (Datum) 0);
+        CacheRegisterRelcacheCallback(on_rel_inval, (Datum) 0);
     }
     bool found;
     SeqShape* e = (SeqShape*) hash_search(shapes, &relid, HASH_ENTER, &found);
@@ -132,10 +265,12 @@ SeqShape* load_shape(Oid relid)
         e->min = f->seqmin;
         e->max = f->seqmax;
         e->cycle = f->seqcycle;
+        Oid seqtype = f->seqtypid;
         e->code_base = 0;
         e->code_width = 0;
         e->hashvalue = GetSysCacheHashValue1(SEQRELID, ObjectIdGetDatum(relid));
         ReleaseSysCache(tup);
+        set_citus_role(e, relid, seqtype);
         // Use what was read, but read again next time if an invalidation came in meanwhile.
         e->valid = shape_invals == invals_before;
     }
@@ -313,6 +448,53 @@ void reject_cycling(Oid relid)
                             name)));
 }
 
+// nextval_lexid and lexid_block on a worker's copy without a range of its own.
+void reject_worker_copy(Oid relid, const SeqShape* s)
+{
+    check_usage(relid);
+    ereport(ERROR,
+            (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+             errmsg("sequence \"%s\" is a Citus worker's copy without a range of its own", get_rel_name(relid)),
+             errdetail("The sequence lives on the Citus coordinator. Citus gives each worker's copy of a bigint "
+                       "sequence a range of its own, but this copy (group %d) has none, so ids drawn here could "
+                       "repeat those of other nodes.",
+                       s->citus_group),
+             errhint("Insert these rows through the coordinator, or use a bigint sequence.")));
+}
+
+// A value past the part of the sequence that the ids of this node may use under Citus.
+void reject_past_citus_range(Oid relid, const SeqShape* s)
+{
+    check_usage(relid);
+    if (s->citus == CitusRole::coordinator)
+        ereport(ERROR,
+                (errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+                 errmsg("sequence \"%s\" has handed out every id the Citus coordinator may use", get_rel_name(relid)),
+                 errdetail("On the coordinator the ids of a distributed sequence stay within 2^48 values from its "
+                           "START (up to value " INT64_FORMAT "), because the ids drawn on the workers follow them.",
+                           s->last)));
+    ereport(ERROR,
+            (errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+             errmsg("sequence \"%s\" has reached the end of this Citus worker's range", get_rel_name(relid)),
+             errdetail("Citus gave this worker's copy (group %d) the values " INT64_FORMAT " to " INT64_FORMAT
+                       "; the last one is the first of the next group, so its ids end at value " INT64_FORMAT ".",
+                       s->citus_group, s->min, s->max, s->last)));
+}
+
+// nextval_code on a worker's copy: the codes would not continue the coordinator's cycle.
+void reject_code_on_worker(Oid relid, const SeqShape* s)
+{
+    check_usage(relid);
+    ereport(ERROR,
+            (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+             errmsg("cannot draw codes from sequence \"%s\" on a Citus worker", get_rel_name(relid)),
+             errdetail("The sequence lives on the Citus coordinator. This worker (group %d) holds a copy that Citus "
+                       "gave a range of its own, so codes drawn here would repeat the coordinator's.",
+                       s->citus_group),
+             errhint("Insert rows whose default calls nextval_code() through the coordinator, or use "
+                     "nextval_lexid(), whose ids are distinct on every node.")));
+}
+
 inline int code_width_for(Oid relid, SeqShape* s, const Charset* cs)
 {
     if (s->code_base != cs->base())
@@ -365,10 +547,14 @@ Datum nextval_lexid(PG_FUNCTION_ARGS)
 {
     Oid relid = PG_GETARG_OID(0);
     Seed seed = seed_parts(PG_GETARG_LEXID_PP(1)); // a bad seed fails before nextval
-    (void) get_shape(relid);                       // so does a relation that is not a sequence
+    SeqShape* s = get_shape(relid);                // so does a relation that is not a sequence
+    if (unlikely(s->citus == CitusRole::worker_other))
+        reject_worker_copy(relid, s);
     int64 v = take_nextval(relid);
-    SeqShape* s = get_shape(relid);
-    PG_RETURN_POINTER(seed_plus(seed, v, s->start));
+    s = get_shape(relid);
+    if (unlikely(v > s->last)) // only under Citus: the plain last is MAXVALUE
+        reject_past_citus_range(relid, s);
+    PG_RETURN_POINTER(seed_plus(seed, v, s->origin));
 }
 
 // One nextval v reserves the ids that the sequence values v .. v + increment - 1 (or, for a
@@ -381,25 +567,30 @@ Datum lexid_block(PG_FUNCTION_ARGS)
     SeqShape* s = get_shape(relid);
     if (s->cycle)
         reject_cycling(relid);
+    if (unlikely(s->citus == CitusRole::worker_other))
+        reject_worker_copy(relid, s);
     int64 v = take_nextval(relid);
     s = get_shape(relid); // ALTER SEQUENCE may have committed while we waited for the lock
     if (s->cycle)
         reject_cycling(relid);
+    if (unlikely(v > s->last))
+        reject_past_citus_range(relid, s);
     // The block is v .. v + increment - 1 (descending: v + increment + 1 .. v), clamped to
     // the sequence's bounds: the last block before MAXVALUE (MINVALUE) is shorter, and its
-    // last_id (first_id) says where it ends. The next call fails as nextval does.
+    // last_id (first_id) says where it ends. The next call fails as nextval does. Under
+    // Citus the upper bound is this node's last usable value (s->last).
     const int64 inc = s->increment;
     Lexid* first;
     Lexid* last;
     if (inc > 0) {
         __int128 end = (__int128) v + inc - 1;
-        int64 span = (int64) ((end > s->max ? (__int128) s->max : end) - v);
-        first = seed_plus(seed, v, s->start);
+        int64 span = (int64) ((end > s->last ? (__int128) s->last : end) - v);
+        first = seed_plus(seed, v, s->origin);
         last = lexid_add(first, span < 0 ? 0 : span);
     } else {
         __int128 end = (__int128) v + inc + 1;
         int64 span = (int64) ((end < s->min ? (__int128) s->min : end) - v);
-        last = seed_plus(seed, v, s->start);
+        last = seed_plus(seed, v, s->origin);
         first = lexid_add(last, span > 0 ? 0 : span);
     }
     ReturnSetInfo* rsinfo = (ReturnSetInfo*) fcinfo->resultinfo;
@@ -460,6 +651,8 @@ Datum nextval_code(PG_FUNCTION_ARGS)
     Oid relid = PG_GETARG_OID(0);
     const Charset* cs = idseq::pg::charset_by_text_cached(fcinfo, PG_GETARG_TEXT_PP(1));
     SeqShape* s = get_shape(relid);
+    if (unlikely(s->citus == CitusRole::worker_range || s->citus == CitusRole::worker_other))
+        reject_code_on_worker(relid, s);
     int width = code_width_for(relid, s, cs);
     int64 v = take_nextval(relid);
     if (unlikely(!s->valid)) { // altered while we waited for nextval's lock

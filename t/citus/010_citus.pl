@@ -7,7 +7,7 @@
 # distributed tables through every node and compared with the same query on plain local
 # tables holding the same rows (schema "loc" on the coordinator): the result sets must be
 # identical, byte for byte. Then snowflake_nextval() defaults under pgbench on all nodes at
-# once, nextval_lexid/nextval_code defaults, custom charsets and layouts on every node, and
+# once, nextval_lexid/lexid_block/nextval_code defaults, custom charsets and layouts on every node, and
 # shard moves and a rebalance that must keep every value.
 use strict;
 use warnings;
@@ -195,8 +195,11 @@ sub run_batch
 }
 
 # Known failures, reported and not yet fixed: Citus combines the per-shard results of an
-# extension's aggregate through their text form, which does not name the charset, so the
-# coordinator reads them as base36 (wrong order for early, an error for Greek symbols).
+# extension's aggregate that has a combine function (worker_partial_agg/coord_combine_agg)
+# through the state type's text form, which does not name the charset, so the coordinator
+# reads them as base36 (wrong order for early, an error for Greek symbols). Fixing it takes
+# a change to min/max(lexid) itself (docs/notes-citusfix.md); until then 'first last' above
+# checks the documented workaround, ORDER BY ... LIMIT 1, on the same columns.
 our $TODO;
 my %todo = map { $_ => 'min/max of lexid across shards go through text without the charset' }
   ('min max early', 'min max greek');
@@ -340,11 +343,14 @@ is($c->safe_psql('postgres', q{SELECT string_agg(via || ':' || n, ',' ORDER BY v
                                  FROM (SELECT via, count(*) n FROM snow GROUP BY via) s}),
     join(',', map { "$_:" . $clients * $txns } 1 .. 3), 'every node minted its share');
 
-# ---- nextval_lexid / nextval_code defaults on distributed tables ----
+# ---- nextval_lexid / lexid_block / nextval_code defaults on distributed tables ----
 # Citus copies a sequence that a column default depends on to every worker and gives each
-# worker's copy a range of its own (start and minimum (group id << 48) + 1); the coordinator
-# keeps the original. So a default is evaluated on the node the INSERT arrives at, from that
-# node's copy.
+# worker's copy of a bigint sequence a range of its own (START = MINVALUE = (group << 48) + 1,
+# MAXVALUE = START + 2^48); the coordinator keeps the original. A default is evaluated on the
+# node the INSERT arrives at, from that node's copy. idseq recognises the copies: on worker g
+# a value v gives seed + (v - 1), i.e. offsets g * 2^48 and up, while the coordinator's
+# offsets stay below 2^48, so no two nodes hand out the same id. nextval_code refuses a
+# worker's copy.
 $c->safe_psql('postgres', q{
     CREATE SEQUENCE lx_seq;
     CREATE TABLE lx (code lexid(base36) DEFAULT nextval_lexid('lx_seq', '00A000'), via int NOT NULL);
@@ -354,26 +360,62 @@ $c->safe_psql('postgres', q{
     CREATE TABLE cd (code text DEFAULT nextval_code('cd_seq'), via int NOT NULL);
     ALTER TABLE cd REPLICA IDENTITY FULL;
     SELECT create_distributed_table('cd', 'via');
+    CREATE SEQUENCE lxe_seq;
+    CREATE TABLE lxe (code lexid(base36) DEFAULT nextval_lexid('lxe_seq', '00A000'), via int NOT NULL);
+    ALTER TABLE lxe REPLICA IDENTITY FULL;
+    SELECT create_distributed_table('lxe', 'via');
 });
 is($c->safe_psql('postgres', q{INSERT INTO lx (via) SELECT 1 FROM generate_series(1, 3) RETURNING code}),
-    "00A000\n00A001\n00A002", 'nextval_lexid default through the coordinator counts from the seed');
+    "00A000\n00A001\n00A002", 'nextval_lexid default through the coordinator counts from the seed (the contract)');
 is($c->safe_psql('postgres', q{INSERT INTO cd (via) SELECT 1 FROM generate_series(1, 3) RETURNING code}),
     "AAA\nAAB\nAAC", 'nextval_code default through the coordinator: AAA, AAB, AAC');
-is($w1->safe_psql('postgres', q{SELECT start_value, min_value FROM pg_sequences WHERE sequencename = 'lx_seq'}),
-    (1 << 48) + 1 . '|' . ((1 << 48) + 1), "worker1's copy of lx_seq has a range of its own");
+is($w1->safe_psql('postgres', q{SELECT start_value, min_value, max_value FROM pg_sequences WHERE sequencename = 'lx_seq'}),
+    join('|', (1 << 48) + 1, (1 << 48) + 1, (2 << 48) + 1), "worker1's copy of lx_seq has Citus's range for group 1");
 my ($rc, $out, $err) = $w1->psql('postgres', q{INSERT INTO cd (via) VALUES (2) RETURNING code});
-isnt($rc, 0, 'nextval_code default through a worker fails (its copy is not a code sequence)');
-like($err, qr/is not a code sequence/, 'with the code-sequence error');
-# nextval_lexid through the workers: the codes must not repeat the coordinator's.
-for my $n ($w1, $w2)
+isnt($rc, 0, 'nextval_code default through a worker fails');
+like($err, qr/cannot draw codes from sequence "cd_seq" on a Citus worker/, 'saying it is a Citus worker');
+like($err, qr/HINT:  Insert rows whose default calls nextval_code\(\) through the coordinator/, 'and what to do');
+is($c->safe_psql('postgres', q{SELECT count(*) FROM cd WHERE via = 2}), 0, 'and no row was written');
+# nextval_lexid and lexid_block through every node, one statement at a time and in
+# concurrent sessions, all drawing from lx_seq.
+my $k = 0;
+for my $n (@nodes)
 {
-    $n->psql('postgres', q{INSERT INTO lx (via) SELECT 2 FROM generate_series(1, 3)});
+    $k++;
+    $n->safe_psql('postgres', qq{INSERT INTO lx (via) SELECT $k FROM generate_series(1, 50)});
+    $n->safe_psql('postgres', qq{INSERT INTO lx (code, via) SELECT first_id, $k + 10 FROM lexid_block('lx_seq', '00A000')});
 }
-{
-    local $TODO = 'nextval_lexid counts from start_value, which Citus resets per worker copy';
-    is($c->safe_psql('postgres', q{SELECT count(*) FROM (SELECT code FROM lx GROUP BY code HAVING count(*) > 1) d}),
-        0, 'nextval_lexid defaults through the workers do not repeat codes');
-}
+my @bg = map {
+    my $n = $_;
+    my ($in, $o, $e) = ('', '', '');
+    IPC::Run::start([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', $n->host, '-p', $n->port, '-d', 'postgres',
+        '-c', q{INSERT INTO lx (via) SELECT 20 FROM generate_series(1, 200)} ], \$in, \$o, \$e);
+} (@nodes, @nodes);
+is(join(',', map { $_->finish ? 1 : 0 } @bg), join(',', (1) x @bg), 'concurrent nextval_lexid inserts through every node succeed');
+is($c->safe_psql('postgres', q{SELECT count(*), count(DISTINCT code) FROM lx}), '1356|1356',
+    'nextval_lexid and lexid_block through every node: no id repeats');
+my $seed = q{'00A000'::lexid(base36)};
+my ($off, $val) = split /\n/, $w1->safe_psql('postgres', qq{
+    SELECT lexid_rank(x) - lexid_rank($seed) FROM (SELECT nextval_lexid('lx_seq', $seed) x) s;
+    SELECT currval('lx_seq');});
+is($off, $val - 1, "worker1's ids are seed + (value - 1)");
+cmp_ok($off, '>=', 1 << 48, "worker1's offsets start at 2^48");
+is($c->safe_psql('postgres', qq{SELECT min(lexid_rank(code) - lexid_rank($seed)) FROM lx WHERE via IN (3, 13)}),
+    2 << 48, "worker2's ids start at offset 2 * 2^48");
+# The end of a range: a worker's last id comes just before the next group's first, and
+# the coordinator's offsets stay below 2^48, where worker1's begin.
+$w1->safe_psql('postgres', q{SELECT setval('lxe_seq', (2::bigint << 48) - 1)});
+is($w1->safe_psql('postgres', qq{SELECT lexid_rank(nextval_lexid('lxe_seq', $seed)) - lexid_rank($seed)}),
+    (2 << 48) - 1, "worker1's last id is the one before worker2's first");
+($rc, $out, $err) = $w1->psql('postgres', q{INSERT INTO lxe (via) VALUES (2)});
+like($err, qr/sequence "lxe_seq" has reached the end of this Citus worker's range/,
+    "then worker1 refuses instead of handing out worker2's first id");
+$c->safe_psql('postgres', q{SELECT setval('lxe_seq', (1::bigint << 48) - 1)});
+is($c->safe_psql('postgres', qq{SELECT lexid_rank(nextval_lexid('lxe_seq', $seed)) - lexid_rank($seed)}),
+    (1 << 48) - 1, "the coordinator's last id is the one before worker1's first");
+($rc, $out, $err) = $c->psql('postgres', q{SELECT * FROM lexid_block('lxe_seq', '00A000')});
+like($err, qr/sequence "lxe_seq" has handed out every id the Citus coordinator may use/,
+    'then the coordinator refuses too');
 
 # ---- shard moves and rebalancing keep every value ----
 my $snapshot = sub {
