@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "boundary.h"
+#include "errors.h"
 #include "registry.h"
 
 extern "C" {
@@ -46,7 +47,6 @@ extern "C" {
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
-#include "mb/pg_wchar.h"
 #include "utils/fmgroids.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
@@ -283,21 +283,13 @@ const Charset* load(const char* condition, const char* value)
     return out;
 }
 
-// A name quoted in a message: at most 64 bytes, cut on a character boundary.
-const char* shown_name(const char* name, size_t len)
-{
-    if (len <= 64)
-        return pnstrdup(name, len);
-    return psprintf("%s...", pnstrdup(name, pg_mbcliplen(name, (int) len, 61)));
-}
-
 // Longer than any charset name: rejected before any lookup, whatever its size.
 void check_name_length(const char* name, size_t len)
 {
     if (likely(len <= (size_t) kMaxCharsetNameLength))
         return;
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                    errmsg("charset name \"%s\" is too long", shown_name(name, len)),
+                    errmsg("charset name \"%s\" is too long", shown(name, len)),
                     errdetail("A charset name has at most %d bytes; this one has %zu.", kMaxCharsetNameLength, len)));
 }
 
@@ -355,7 +347,7 @@ const Charset* charset_by_name(const char* name)
     }
     spi_end();
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                    errmsg("unknown charset \"%s\"", shown_name(name, strlen(name))),
+                    errmsg("unknown charset \"%s\"", shown(name)),
                     errhint("Known charsets: %s. Create one with idseq_create_charset().", known.data)));
     pg_unreachable();
 }

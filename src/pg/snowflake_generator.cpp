@@ -1,0 +1,408 @@
+// Snowflake ids: the generator's two paths, and why they never issue an id twice or out of order.
+//
+// A generator is per database and layout (layouts live in the database's registry; see the
+// README for that scope). Its state:
+//
+//   H  the durable high-water mark, a time unit: every id ever issued has unit <= H. It is the
+//      value of the layout's state sequence (WAL-logged), moved with setval() and flushed
+//      with XLogFlush() -- and, when synchronous_standby_names is set, flushed by the
+//      synchronous standbys whatever the session's synchronous_commit -- BEFORE any id under
+//      it is issued (confirm_mark). Crash recovery replays it, a streaming standby replays
+//      it, pg_dump dumps it. A reservation moves H to max(the unit, now + the lease)
+//      (idseq.snowflake_lease_ms), so one flush covers a lease's worth of ids and H is never
+//      more than a lease ahead of the clock unless the ids are. Reservations, and every read
+//      of H that ids are issued under, hold a heavyweight lock on the layout, and H as read
+//      is confirmed again before use: a reservation whose wait for the standbys was cancelled
+//      leaves its mark in the sequence, unconfirmed, and errors out without issuing or
+//      publishing anything.
+//   P  the last id issued by the path without shared memory: the value of the layout's
+//      UNLOGGED last-id sequence, or "unknown" (is_called = false). A crash or a promotion
+//      resets an unlogged relation, so P becomes unknown by itself.
+//   S  the shared-memory GenState of the fast path (lost at every restart, except that the
+//      postmaster saves it in a file at a clean shutdown, for the next start only; see
+//      "Clean shutdown" in snowflake_shmem.cpp).
+//
+// Fast path (idseq in shared_preload_libraries): one slot per (database, layout) holds S under
+// a spinlock; each id is one core step (next()) under it, clock read included -- no WAL, no
+// buffer lock. A step that needs a reservation moves H (outside the spinlock) and publishes
+// it in S. The first use of a slot after a start takes the layout's lock, reads H, sets P to
+// unknown and does restart_from(S, H).
+// Slow path (no preload, or no free slot): each id locks P's buffer (an LWLock, as nextval
+// locks its sequence's), rebuilds the state from P -- or, when P is unknown, restarts from
+// H as the backend first read it -- runs the same core step, writes the new id into P and
+// unlocks. Reservations and waits for the clock happen with the buffer unlocked, then the
+// step starts over.
+//
+// Why no id is ever issued twice or out of order, on either path and across switches
+// (a switch needs a restart, since shared_preload_libraries is fixed while a server runs;
+// within one run a (database, layout) pair keeps its path, because slots are never freed):
+//  1. Every id is issued under a unit the durable H covers, and H never decreases.
+//  2. While the slow path runs, P is the greatest id issued since P was last unknown (P's
+//     buffer lock serialises read-step-write).
+//  3. Whenever P is unknown or the fast path starts, the state restarts from a value of H
+//     read after the event that lost the state: the next id goes into a unit above it, so
+//     above every id issued before (1), whichever path issued it.
+//  4. The fast path sets P to unknown before it issues anything, so a later slow path never
+//     resumes from a P older than the fast path's ids; a crash or promotion resets P anyway.
+//  5. A clean restart keeps P (unlogged relations survive it) only if no fast path ran
+//     since P was written (4), so P is then still the greatest id issued.
+//  6. A start that takes S from the file saved at a clean shutdown does so only when the
+//     control file still shows that shutdown and no recovery follows, so nothing was issued
+//     since S was saved: S is then the greatest id issued by the fast path, which alone
+//     issued that layout's ids in that run (P was unknown, 4).
+// The core's unit test SnowflakeDurable.BothPathsCrashesRestartsAndNodeChangesNeverRepeat
+// runs this model with crashes, restarts, path switches, clock jumps and node changes.
+#include "snowflake_internal.h"
+
+#include <ctime>
+
+extern "C" {
+#include "access/relation.h"
+#include "access/xlog.h"
+#include "catalog/pg_class.h"
+#include "common/pg_prng.h"
+#include "replication/syncrep.h"
+#include "replication/walsender.h"
+#include "replication/walsender_private.h"
+#include "storage/lmgr.h"
+#include "utils/guc.h"
+}
+
+namespace snowflake {
+namespace {
+
+int64 now_unix_us()
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return int64(t.tv_sec) * 1000000 + t.tv_nsec / 1000 + int64(clock_offset_ms_guc) * 1000;
+}
+
+// ---- Running core code where ereport is not allowed (under a spinlock) ------------------------
+
+// Core code run with idseq::pg::try_run: the caller releases its spinlock, then reports.
+idseq::pg::CaughtError spin_error;
+
+// ---- The durable mark: confirmation and reservations ---------------------------------------------
+
+// The synchronous standbys have flushed the WAL up to lsn, or none is configured. This is
+// the test SyncRepWaitForLSN makes before it waits (WalSndCtl->lsn[] is the position the
+// synchronous standbys have confirmed); here it is made after the wait too, because the wait
+// also ends, with a mere WARNING, on a query cancel, a termination or the postmaster's death.
+bool standbys_confirmed(XLogRecPtr lsn)
+{
+    if (max_wal_senders == 0 || !SyncRepStandbyNames || SyncRepStandbyNames[0] == '\0')
+        return true;
+    LWLockAcquire(SyncRepLock, LW_SHARED);
+    bool ok = lsn <= WalSndCtl->lsn[SYNC_REP_WAIT_FLUSH];
+    LWLockRelease(SyncRepLock);
+    return ok;
+}
+
+// Makes a mark durable before any id under it is issued: flushed to this server's WAL, and
+// flushed by the synchronous standbys when synchronous_standby_names is set -- whatever this
+// session's synchronous_commit says (local and off would skip the wait: it is set to on for
+// the wait only, restored as a function's SET clause is). A wait that ends unconfirmed is an
+// error, so that nothing is issued or published under the mark; the mark stays in the
+// sequence, unconfirmed, and the next reader confirms it again.
+void confirm_mark(const Entry* e, XLogRecPtr lsn)
+{
+    XLogFlush(lsn);
+    if (standbys_confirmed(lsn))
+        return;
+    const int nest = NewGUCNestLevel();
+    (void) set_config_option("synchronous_commit", "on", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+    SyncRepWaitForLSN(lsn, false);
+    AtEOXact_GUC(true, nest);
+    if (standbys_confirmed(lsn))
+        return;
+    CHECK_FOR_INTERRUPTS(); // a termination ends the session here
+    ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED),
+                    errmsg("canceling the wait for synchronous replication of snowflake layout \"%s\"", e->name),
+                    errdetail("No id is issued under a reservation the synchronous standbys have not confirmed.")));
+}
+
+// H, made durable (confirm_mark). The caller holds the layout's lock.
+int64 durable_mark(const Entry* e)
+{
+    XLogRecPtr lsn;
+    int64 h = read_mark(e, lsn);
+    confirm_mark(e, lsn);
+    return h;
+}
+
+// Moves H to target with setval() (WAL-logged by sequence.c), as the sequence's owner so that
+// callers need no privilege on it. Not durable yet: see confirm_mark. An error on the way
+// restores the user with the transaction.
+void write_mark(const Entry* e, int64 target)
+{
+    Oid saved_user;
+    int saved_context;
+    GetUserIdAndSecContext(&saved_user, &saved_context);
+    SetUserIdAndSecContext(e->state_owner, saved_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+    DirectFunctionCall3(setval3_oid, ObjectIdGetDatum(e->state_relid), Int64GetDatum(target), BoolGetDatum(true));
+    SetUserIdAndSecContext(saved_user, saved_context);
+}
+
+int64 reservation_for(const Entry* e, int64 unit, int64 now_unit, int64 mark)
+{
+    int64 target = 0;
+    run([&] {
+        int64 lease = idseq::lease_units(e->layout, int64(lease_ms_guc) * 1000);
+        target = std::max(idseq::reservation_target(e->layout, unit, now_unit, lease), mark);
+    });
+    return target;
+}
+
+// The heavyweight lock that serialises a layout's reservations and the first use of its
+// shared-memory slot. A lock tag on our state sequence's pg_class OID; PostgreSQL locks
+// relations under another tag type, so nothing else takes it. Unlike an LWLock it may be held
+// across setval() and the flush, is interruptible and is released on error.
+void lock_layout(const Entry* e) { LockDatabaseObject(RelationRelationId, e->state_relid, 0, ExclusiveLock); }
+void unlock_layout(const Entry* e) { UnlockDatabaseObject(RelationRelationId, e->state_relid, 0, ExclusiveLock); }
+
+// Makes H cover unit (reserving ahead by the lease); returns the durable H. H as read may be
+// another reservation's that is not confirmed yet (its wait was cancelled): it is confirmed
+// too before it is returned.
+int64 reserve(const Entry* e, int64 unit, int64 now_unit)
+{
+    lock_layout(e);
+    XLogRecPtr lsn;
+    int64 mark = read_mark(e, lsn);
+    if (mark < unit) {
+        write_mark(e, reservation_for(e, unit, now_unit, mark));
+        mark = read_mark(e, lsn);
+    }
+    confirm_mark(e, lsn);
+    unlock_layout(e);
+    return mark;
+}
+
+// ---- Warnings and waiting -------------------------------------------------------------------------
+
+void warn_clock_back(Entry* e, int64 back_units, int64 unit, int64 now_us)
+{
+    if (e->last_warning_us != INT64_MIN && now_us - e->last_warning_us < 60 * INT64CONST(1000000) &&
+        now_us >= e->last_warning_us)
+        return; // once a minute per layout and backend
+    e->last_warning_us = now_us;
+    __extension__ __int128 back_us = (__int128) back_units * e->layout.unit_us;
+    char amount[64];
+    if (back_us % 1000 == 0 && back_us / 1000 <= INT64_MAX)
+        snprintf(amount, sizeof amount, INT64_FORMAT " ms", (int64) (back_us / 1000));
+    else
+        snprintf(amount, sizeof amount, "%.3f ms", (double) back_us / 1000.0);
+    int64 start = 0, pg_start;
+    run([&] { start = idseq::unit_start_us(e->layout, unit); });
+    const char* when = pg_sub_s64_overflow(start, kUnixToPgEpochUs, &pg_start) || !IS_VALID_TIMESTAMP(pg_start)
+        ? "beyond the timestamp range" : timestamptz_to_str(pg_start);
+    ereport(WARNING, (errmsg("system clock went back by %s", amount),
+                      errdetail("Snowflake layout \"%s\" goes on issuing ids from its last time, %s, until the clock "
+                                "catches up; they stay unique and increasing.",
+                                e->name, when)));
+}
+
+// This backend's waiter: what its own sleeps showed about their overshoot.
+idseq::ClockWaiter clock_waiter;
+
+// Waits (outside every lock) until the clock reaches the unit: sleeps while it is far, spins
+// on the clock for the last stretch, so the next unit's ids start on time (see ClockWaiter).
+// On the fast path one backend per slot and unit spins, the first to claim the unit; the
+// others only sleep (and may wake a little late): one backend on time is enough to use the
+// unit's ids, and a crowd spinning would take the CPU from it. Returns early for a pending
+// interrupt, which it then services.
+void wait_for_unit(const Entry* e, int64 unit)
+{
+    int64 start = 0;
+    run([&] { start = idseq::unit_start_us(e->layout, unit); });
+    bool spin = true;
+    if (e->slot) {
+        uint64 seen = pg_atomic_read_u64(&e->slot->spinner_unit);
+        spin = seen != (uint64) unit && pg_atomic_compare_exchange_u64(&e->slot->spinner_unit, &seen, (uint64) unit);
+    }
+    if (spin) {
+        clock_waiter.wait_until(start, now_unix_us, [](int64 us) { pg_usleep((long) us); },
+                                [] { return InterruptPending != 0; });
+    } else {
+        const int64 left = start - now_unix_us();
+        if (left > 0)
+            pg_usleep((long) std::min<int64>(left, idseq::ClockWaiter::kMaxSleepUs));
+    }
+    CHECK_FOR_INTERRUPTS();
+}
+
+int64 compose_id(const Entry* e, const Step& step, int32 node, uint64 rnd)
+{
+    int64 id = 0;
+    run([&] { id = idseq::compose(e->layout, step.unit, node, step.counter, rnd); });
+    return id;
+}
+
+// ---- The fast path ------------------------------------------------------------------------------
+
+bool slot_matches(const Slot* s, const Entry* e)
+{
+    return s->ready && s->state_relid == e->state_relid && s->last_relid == e->last_relid &&
+        s->fingerprint == e->fingerprint;
+}
+
+// First use of the slot since the server started (or since the layout's relations changed):
+// restart from the durable mark, and make the slow path's last id unknown.
+void init_slot(const Entry* e)
+{
+    Slot* s = e->slot;
+    lock_layout(e);
+    SpinLockAcquire(&s->mutex);
+    bool ok = slot_matches(s, e);
+    SpinLockRelease(&s->mutex);
+    if (!ok) {
+        int64 mark = durable_mark(e);
+        forget_last(e);
+        SpinLockAcquire(&s->mutex);
+        // The state saved at a clean shutdown, for these relations and this definition: its
+        // last id is the last one issued, so the ids go on from it, with no lease lost.
+        const bool resume = s->saved && s->state_relid == e->state_relid && s->last_relid == e->last_relid &&
+            s->fingerprint == e->fingerprint;
+        if (s->fingerprint != e->fingerprint) // another definition: its units mean something else
+            s->state = GenState{};
+        bool done = idseq::pg::try_run(spin_error, [&] {
+            if (resume)
+                s->state = idseq::resume_saved(s->state, mark);
+            else
+                idseq::restart_from(s->state, mark);
+        });
+        s->state_relid = e->state_relid;
+        s->last_relid = e->last_relid;
+        s->fingerprint = e->fingerprint;
+        if (!resume)
+            s->last_node = -1;
+        s->saved = false;
+        s->ready = done;
+        SpinLockRelease(&s->mutex);
+        if (!done)
+            idseq::pg::report(spin_error);
+    }
+    unlock_layout(e);
+}
+
+void reserve_fast(const Entry* e, int64 unit, int64 now_unit)
+{
+    Slot* s = e->slot;
+    int64 mark = reserve(e, unit, now_unit);
+    SpinLockAcquire(&s->mutex);
+    if (slot_matches(s, e) && s->state.reserved_unit < mark)
+        s->state.reserved_unit = mark;
+    SpinLockRelease(&s->mutex);
+}
+
+} // namespace
+
+int64 nextval_fast(Entry* e, int32 node)
+{
+    Slot* s = e->slot;
+    for (;;) {
+        uint64 rnd = e->has_rand ? pg_prng_uint64(&pg_global_prng_state) : 0;
+        Step step{};
+        int64 now_us = 0, now_unit = 0;
+        bool ready, ok = true;
+
+        SpinLockAcquire(&s->mutex);
+        ready = slot_matches(s, e);
+        if (ready) {
+            // The clock is read under the lock, so readings and issues are in one order and
+            // a reading below the last one is a real step back of the clock.
+            now_us = now_unix_us();
+            ok = idseq::pg::try_run(spin_error, [&] {
+                now_unit = idseq::unit_of(e->layout, now_us);
+                if (e->has_node && s->last_node != node)
+                    idseq::finish_unit(s->state); // the node id changed: a new unit keeps ids increasing
+                step = idseq::next(e->layout, s->state, now_unit, rnd);
+            });
+            if (ok && step.kind == Step::Issue)
+                s->last_node = node;
+        }
+        SpinLockRelease(&s->mutex);
+
+        if (!ready) {
+            init_slot(e);
+            continue;
+        }
+        if (!ok)
+            idseq::pg::report(spin_error);
+        switch (step.kind) {
+        case Step::Issue:
+            if (step.clock_back > 0)
+                warn_clock_back(e, step.clock_back, step.unit, now_us);
+            return compose_id(e, step, node, rnd);
+        case Step::NeedReservation:
+            reserve_fast(e, step.unit, now_unit);
+            break;
+        case Step::WaitForClock:
+            wait_for_unit(e, step.unit);
+            break;
+        }
+        CHECK_FOR_INTERRUPTS();
+    }
+}
+
+// ---- The slow path -----------------------------------------------------------------------------------
+
+// Every id: lock P's page, rebuild the state from P (or from H when P is unknown), one core
+// step, write the new id into P, unlock. The buffer lock serialises the backends as nextval's
+// does; reservations and waits happen with it released, then the step starts over.
+int64 nextval_slow(Entry* e, int32 node)
+{
+    if (!e->mark_read) {
+        // This backend's view of H, read once: every id issued before the last id became
+        // unknown (a crash, a promotion, a run with shared memory -- all before this backend
+        // started) is within it, so it is the restart point while the last id is unknown.
+        // Read under the layout's lock and confirmed: a reservation in progress holds the lock
+        // until its mark is durable, and one whose wait was cancelled left its mark unconfirmed.
+        lock_layout(e);
+        e->base_mark = e->mark = durable_mark(e);
+        unlock_layout(e);
+        e->mark_read = true;
+    }
+    Relation rel = relation_open(e->last_relid, RowExclusiveLock);
+    for (;;) {
+        const uint64 rnd = e->has_rand ? pg_prng_uint64(&pg_global_prng_state) : 0;
+        Buffer buf;
+        Form_pg_sequence_data last = lock_seq_tuple(rel, BUFFER_LOCK_EXCLUSIVE, &buf);
+        const bool known = last->is_called;
+        const int64 last_id = last->last_value;
+        const int64 now_us = now_unix_us();
+        int64 now_unit = 0, id = 0;
+        Step step{};
+        bool ok = idseq::pg::try_run(spin_error, [&] {
+            GenState st = idseq::rebuild_state(e->layout, known, last_id, e->base_mark, e->mark, node);
+            now_unit = idseq::unit_of(e->layout, now_us);
+            step = idseq::next(e->layout, st, now_unit, rnd);
+            if (step.kind == Step::Issue)
+                id = idseq::compose(e->layout, step.unit, node, step.counter, rnd);
+        });
+        if (ok && step.kind == Step::Issue)
+            write_last_locked(buf, last, id, true);
+        UnlockReleaseBuffer(buf);
+        if (!ok)
+            idseq::pg::report(spin_error);
+
+        if (step.kind == Step::Issue) {
+            relation_close(rel, NoLock);
+            // Without shared memory the last clock reading is this backend's own: a step
+            // back is noticed by every backend that issues ids across it.
+            const int64 back = e->last_clock_unit != INT64_MIN && now_unit < e->last_clock_unit
+                ? e->last_clock_unit - now_unit : 0;
+            e->last_clock_unit = now_unit;
+            if (back > 0)
+                warn_clock_back(e, back, step.unit, now_us);
+            return id;
+        }
+        if (step.kind == Step::NeedReservation)
+            e->mark = reserve(e, step.unit, now_unit);
+        else
+            wait_for_unit(e, step.unit);
+        CHECK_FOR_INTERRUPTS();
+    }
+}
+
+} // namespace snowflake

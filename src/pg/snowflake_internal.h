@@ -1,0 +1,144 @@
+// What the snowflake files of src/pg/ share: the settings, the shared-memory slot, the
+// per-backend layout entry and the functions one file calls in another. Internal to them.
+//
+//   snowflake_settings.cpp   the idseq.* settings and the module's initialisation
+//   snowflake_shmem.cpp      the fast path's shared-memory slots, and their state saved at a
+//                            clean shutdown for the next start
+//   snowflake_layouts.cpp    layouts: the per-backend cache, lookup by name, creation
+//   snowflake_store.cpp      the layout's sequences as pages: the durable mark H and the last id P
+//   snowflake_generator.cpp  the generator's two paths, reservations and waits, and the proof
+//                            that no id is issued twice or out of order
+//   snowflake_sql.cpp        the SQL entry points
+#pragma once
+
+#include "error.h"
+#include "snowflake.h"
+
+#include <string>
+
+#include "boundary.h"
+#include "errors.h"
+
+extern "C" {
+#include "access/xlogdefs.h"
+#include "commands/sequence.h"
+#include "port/atomics.h"
+#include "storage/bufmgr.h"
+#include "storage/ipc.h"
+#include "storage/spin.h"
+#include "utils/timestamp.h"
+}
+
+using idseq::Field;
+using idseq::GenState;
+using idseq::Layout;
+using idseq::Step;
+using idseq::pg::run;
+
+namespace snowflake {
+
+// ---- Settings (snowflake_settings.cpp) ------------------------------------------------------
+
+extern int node_id_guc;
+extern int lease_ms_guc;
+extern int clock_offset_ms_guc;
+extern int max_layouts_guc; // shared-memory slots, fixed at server start
+
+constexpr int64 kUnixToPgEpochUs = INT64CONST(946684800000000); // 1970-01-01 to 2000-01-01
+
+// ---- Shared memory (snowflake_shmem.cpp) ------------------------------------------------------
+
+struct Slot {
+    // The key, written once under the table lock before the slot is counted in used.
+    Oid db;
+    char name[NAMEDATALEN];
+    // Everything below is protected by mutex.
+    slock_t mutex;
+    bool ready; // state was set up from H for these relations and this definition
+    Oid state_relid;
+    Oid last_relid;
+    uint64 fingerprint;
+    GenState state;
+    int64 last_node;
+    bool saved; // not ready: state and last_node are the ones saved at the last clean shutdown
+    // The unit a backend is spinning on the clock for (see wait_for_unit); no lock.
+    pg_atomic_uint64 spinner_unit;
+};
+
+// The table's header; its idseq.snowflake_max_layouts slots follow it.
+struct Shared {
+    int used;
+    int capacity;
+    bool full_reported; // the warning that the slots are used up was given (once per start)
+};
+
+extern Shared* shared; // nullptr without shared_preload_libraries
+extern shmem_request_hook_type prev_shmem_request_hook;
+extern shmem_startup_hook_type prev_shmem_startup_hook;
+void shmem_request();
+void shmem_startup();
+Slot* find_slot(const char* name);
+
+// ---- Layouts (snowflake_layouts.cpp) ----------------------------------------------------------
+
+struct Entry {
+    Layout layout;
+    char name[NAMEDATALEN];
+    bool valid = false;
+    bool builtin = false;
+    Oid state_relid = InvalidOid, last_relid = InvalidOid;
+    Oid state_owner = InvalidOid;
+    uint64 fingerprint = 0;
+    Slot* slot = nullptr; // nullptr: the slow path
+    bool slot_checked = false;
+    bool has_node = false, has_rand = false;
+    int64 max_node = 0;
+    bool relations_checked = false;
+    bool mark_read = false; // slow path: this backend's view of H ...
+    int64 base_mark = -1; // ... as first read (the restart point while the last id is unknown)
+    int64 mark = -1; // ... and as last read or written
+    int64 last_clock_unit = INT64_MIN; // slow path: this backend's clock at its last id
+    int64 last_warning_us = INT64_MIN;
+};
+
+struct UnpackCall {
+    TupleDesc desc; // blessed, in fn_mcxt
+    bool returned; // the row went out; the next call ends the set
+};
+
+// Per call site (fn_extra): the layout named by the text argument, remembered across the
+// calls of a query, and snowflake_unpack's state.
+struct FnCache {
+    Entry* entry;
+    int len;
+    char name[NAMEDATALEN];
+    Datum arg; // the argument the entry was found for
+    bool arg_checked, arg_stable; // whether the argument is a Const of the call (asked once)
+    UnpackCall unpack;
+};
+
+bool unix_us_from_pg(TimestampTz ts, int64& out);
+TimestampTz pg_from_unix_us(int64 us);
+int64 epoch_us_of(TimestampTz epoch);
+int64 unit_us_of(const Interval* unit);
+Interval* interval_from_us(int64 us);
+FnCache* fn_cache(FunctionCallInfo fcinfo);
+Entry* entry_for(FunctionCallInfo fcinfo, int argno);
+std::string& scratch_text();
+text* canonical_fields(text* name_text, TimestampTz epoch_ts, text* fields_text, Interval* unit_iv, bool generator);
+void create_layout(const char* name, TimestampTz epoch, text* canonical, Interval* unit, Oid nsp);
+
+// ---- The layout's sequences (snowflake_store.cpp) ---------------------------------------------
+
+void check_state_relations(const Entry* e);
+Form_pg_sequence_data lock_seq_tuple(Relation rel, int mode, Buffer* buf);
+void write_last_locked(Buffer buf, Form_pg_sequence_data seq, int64 value, bool is_called);
+void forget_last(const Entry* e);
+int64 read_mark(const Entry* e, XLogRecPtr& lsn);
+
+// ---- The generator (snowflake_generator.cpp) --------------------------------------------------
+
+int64 nextval_fast(Entry* e, int32 node);
+int64 nextval_slow(Entry* e, int32 node);
+
+} // namespace snowflake

@@ -1,0 +1,100 @@
+// Snowflake ids: a layout's two sequences read and written as pages -- the durable mark H
+// (logged) and the last id P (unlogged); see the proof at the head of snowflake_generator.cpp.
+#include "snowflake_internal.h"
+
+extern "C" {
+#include "access/relation.h"
+#include "catalog/pg_class.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+}
+
+namespace snowflake {
+
+// ---- Sequences as the durable and the volatile store --------------------------------------------
+
+void check_state_relations(const Entry* e)
+{
+    bool ok = OidIsValid(e->state_relid) && OidIsValid(e->last_relid) && OidIsValid(e->state_owner) &&
+        get_rel_relkind(e->state_relid) == RELKIND_SEQUENCE && get_rel_relkind(e->last_relid) == RELKIND_SEQUENCE;
+    if (!ok)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("the state sequences of snowflake layout \"%s\" are missing", e->name),
+                        errhint("Recreate the extension idseq, or restore the layout's sequences.")));
+    // The proof at the head of snowflake_generator.cpp needs H to survive crashes and P to be reset by them.
+    if (get_rel_persistence(e->state_relid) != RELPERSISTENCE_PERMANENT ||
+        get_rel_persistence(e->last_relid) != RELPERSISTENCE_UNLOGGED)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("the state sequences of snowflake layout \"%s\" have the wrong persistence", e->name),
+                        errdetail("Sequence \"%s\" must be logged and sequence \"%s\" unlogged.",
+                                  get_rel_name(e->state_relid), get_rel_name(e->last_relid)),
+                        errhint("Change them back with ALTER SEQUENCE ... SET LOGGED or SET UNLOGGED.")));
+}
+
+// The page of one of our own sequences, locked, and its tuple (last_value, log_cnt,
+// is_called), read and written in place as sequence.c does. Used for the reads of H and for
+// P, the unlogged last-id sequence, which only the generator writes: no ACL check, no per-backend
+// sequence cache, one buffer lock. Release with UnlockReleaseBuffer.
+Form_pg_sequence_data lock_seq_tuple(Relation rel, int mode, Buffer* buf)
+{
+    *buf = ReadBuffer(rel, 0);
+    LockBuffer(*buf, mode);
+    Page page = BufferGetPage(*buf);
+    constexpr uint32 kSeqMagic = 0x1717; // sequence.c's SEQ_MAGIC
+    if (PageGetSpecialSize(page) != MAXALIGN(sizeof(uint32)) || *(uint32*) PageGetSpecialPointer(page) != kSeqMagic ||
+        PageGetMaxOffsetNumber(page) < FirstOffsetNumber || !ItemIdIsNormal(PageGetItemId(page, FirstOffsetNumber)))
+        elog(ERROR, "bad page in sequence \"%s\"", RelationGetRelationName(rel));
+    HeapTupleHeader t = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, FirstOffsetNumber));
+    return (Form_pg_sequence_data) ((char*) t + t->t_hoff);
+}
+
+namespace {
+
+// A sequence's value and its page's LSN (the end of the WAL record that last set it); false
+// when it was never set (is_called = false).
+bool read_seq(Oid relid, int64& value, XLogRecPtr& lsn)
+{
+    Relation rel = relation_open(relid, AccessShareLock);
+    Buffer buf;
+    Form_pg_sequence_data seq = lock_seq_tuple(rel, BUFFER_LOCK_SHARE, &buf);
+    bool called = seq->is_called;
+    value = seq->last_value;
+    lsn = BufferGetLSNAtomic(buf);
+    UnlockReleaseBuffer(buf);
+    relation_close(rel, NoLock);
+    return called;
+}
+
+} // namespace
+
+// Writes P, the unlogged last-id sequence (no WAL: it is meant to vanish with a crash).
+void write_last_locked(Buffer buf, Form_pg_sequence_data seq, int64 value, bool is_called)
+{
+    START_CRIT_SECTION();
+    seq->last_value = value;
+    seq->is_called = is_called;
+    seq->log_cnt = 0;
+    MarkBufferDirty(buf);
+    END_CRIT_SECTION();
+}
+
+void forget_last(const Entry* e)
+{
+    Relation rel = relation_open(e->last_relid, RowExclusiveLock);
+    Buffer buf;
+    Form_pg_sequence_data seq = lock_seq_tuple(rel, BUFFER_LOCK_EXCLUSIVE, &buf);
+    write_last_locked(buf, seq, -1, false);
+    UnlockReleaseBuffer(buf);
+    relation_close(rel, NoLock);
+}
+
+// H as it stands in the sequence (-1 when nothing was ever reserved), and the LSN that makes
+// it durable. It may not be durable yet: a reservation whose wait was cancelled leaves its
+// mark behind. Read it only under the layout's lock, and confirm it before using it.
+int64 read_mark(const Entry* e, XLogRecPtr& lsn)
+{
+    int64 h;
+    return read_seq(e->state_relid, h, lsn) ? h : -1;
+}
+
+} // namespace snowflake
