@@ -382,6 +382,19 @@ void type_sort_keys(Query* q)
     q->targetList = list_concat(q->targetList, extra);
 }
 
+bool is_comparison(Oid fn)
+{
+    static const char* const names[] = {"lexid_cmp", "lexid_larger", "lexid_smaller", "lexid_eq", "lexid_ne",
+                                        "lexid_lt",  "lexid_le",     "lexid_gt",      "lexid_ge"};
+    char* name = get_func_name(fn);
+    if (name == nullptr)
+        return false;
+    for (const char* n : names)
+        if (strcmp(name, n) == 0)
+            return true;
+    return false;
+}
+
 bool type_untyped_operands(Node* node, void* context);
 // The walker as the old-style pointer the tree walkers of PostgreSQL 15 take.
 #define WALKER ((bool (*)())(void (*)(void)) type_untyped_operands)
@@ -411,6 +424,12 @@ bool type_untyped_operands(Node* node, void* context)
             if (is_lexid(t) && at == get_array_type(t))
                 type_operands(saop->args, t, t, at);
         }
+    } else if (IsA(node, FuncExpr) && list_length(((FuncExpr*) node)->args) == 2) {
+        // The comparison functions called by name: lexid_cmp('a', 'B') as 'a' < 'B'.
+        FuncExpr* f = (FuncExpr*) node;
+        Oid t = exprType((Node*) linitial(f->args));
+        if (t == exprType((Node*) lsecond(f->args)) && is_lexid(t) && is_comparison(f->funcid))
+            type_operands(f->args, t, t, t);
     } else if (IsA(node, Aggref)) {
         // min and max over values without a charset: base36, the untyped values compared
         // with each other by the transition function.
