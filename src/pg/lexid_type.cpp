@@ -10,8 +10,10 @@
 // afterwards. So input without a charset keeps the text as written (charset id 0, the
 // payload is the spelling) once it has checked that some charset reads it. Such a value
 // takes its charset from its context: the column type it is assigned to, or the typed
-// value it is compared with (lexid_untyped.cpp makes that explicit in plans); compared with
-// another untyped value, or used anywhere else, it is read as base36, as documented. Its
+// value it is compared with (lexid_untyped.cpp makes that explicit in plans); used on its
+// own (+, lexid_rank, ...) it is read as base36, as documented. Two untyped values are never
+// compared with each other here (42804, see untyped_pair_error): the planner hook types
+// those it sees as base36 first, and the others may be serving a typed comparison. Its
 // output is the spelling exactly as written, so that anything that prints a query or a
 // value and reads it back (views, pg_dump, postgres_fdw, Citus, logical decoding) gets
 // the same untyped value, to be read in the same context.

@@ -16,6 +16,12 @@
 //    folded at plan time, parameters are coerced once per execution, and the index machinery
 //    only ever compares values of the column's charset. Results are unchanged; only the
 //    place where the literal is read moves.
+// 3. Never compared with each other at run time (lexid_type.cpp raises 42804). The hook
+//    types both operands of a comparison of two untyped values as base36, and ORDER BY keys
+//    and min/max arguments without a charset too; a second pass over the finished plan
+//    types the untyped constants that inlining put beside a typed operand. What is left
+//    (plans made before the library was loaded, constants beside code + 0) is an error
+//    where two untyped values meet, never a guess.
 #include "lexid_pg.h" // first: it includes the core, which must precede PostgreSQL headers
 #include "pg.h"
 
