@@ -14,6 +14,13 @@ SELECT max(v), min(v) FROM (VALUES ('A'::lexid), ('B'::lexid)) t(v);
 SELECT v FROM (VALUES ('b'::lexid), ('A'::lexid), ('00'::lexid), ('Z'::lexid)) t(v) ORDER BY v;
 SELECT s::lexid AS v FROM unnest(ARRAY['b', 'A', '00', 'Z']) s ORDER BY 1 DESC;
 SELECT v, row_number() OVER (ORDER BY v) FROM (VALUES ('b'::lexid), ('A'::lexid)) t(v) ORDER BY 2;
+-- a volatile key is not copied (it would be evaluated apart from the output): typed keys
+-- sort, untyped ones of one length meeting each other are the error
+SELECT lexid_from_rank(g + (random() * 0)::int, 'base62') AS v FROM generate_series(35, 38) g ORDER BY 1 DESC;
+SELECT * FROM expect_error($$SELECT (s || substr('', 1, (random() * 0)::int))::lexid FROM unnest(ARRAY['b', 'A']) s ORDER BY 1$$);
+-- set operations and GROUP BY over untyped values: the error, not a guess
+SELECT * FROM expect_error($$SELECT 'a'::lexid UNION SELECT 'A'::lexid$$);
+SELECT * FROM expect_error($$SELECT v, count(*) FROM (VALUES ('a'::lexid), ('A'::lexid)) t(v) GROUP BY v$$);
 -- an untyped value compared with a typed one is read in its charset
 SELECT 'a'::lexid(base62) = 'A' AS a_eq_a_base62, 'a'::lexid(base62) > 'B' AS a_after_b_base62;
 

@@ -40,6 +40,7 @@ extern "C" {
 #include "nodes/nodeFuncs.h"
 #include "miscadmin.h"
 #include "nodes/plannodes.h"
+#include "optimizer/optimizer.h"
 #include "optimizer/planner.h"
 #include "parser/parse_coerce.h"
 #include "parser/parse_func.h"
@@ -361,11 +362,12 @@ Node* base36_unless_typed(Node* expr, Oid lexid)
 
 // ORDER BY keys (of the query, of its windows) over lexid without a charset sort as base36:
 // the key moves to a junk column base36_unless_typed(expr), so that the output keeps the
-// spelling. GROUP BY and DISTINCT keys are left alone (the output is the key): untyped
-// values meeting there raise the error of lexid_type.cpp.
+// spelling. Not in set operations (their sort keys must be output columns), nor for GROUP
+// BY and DISTINCT keys (the output is the key): untyped values meeting there raise the
+// error of lexid_type.cpp.
 void type_sort_keys(Query* q)
 {
-    if (q->commandType != CMD_SELECT || q->groupClause || q->distinctClause || q->groupingSets)
+    if (q->commandType != CMD_SELECT || q->groupClause || q->distinctClause || q->groupingSets || q->setOperations)
         return;
     List* extra = NIL;
     int resno = list_length(q->targetList);
@@ -379,6 +381,10 @@ void type_sort_keys(Query* q)
             te->expr = (Expr*) base36_unless_typed((Node*) te->expr, t);
             continue;
         }
+        // A copy would be evaluated apart from the output: not for volatile or set-returning
+        // keys (their untyped values meeting each other stay the run-time error).
+        if (contain_volatile_functions((Node*) te->expr) || expression_returns_set((Node*) te->expr))
+            continue;
         TargetEntry* junk = makeTargetEntry((Expr*) base36_unless_typed((Node*) copyObjectImpl(te->expr), t), ++resno,
                                             NULL, true);
         junk->ressortgroupref = te->ressortgroupref;
