@@ -10,8 +10,10 @@
 // afterwards. So input without a charset keeps the text as written (charset id 0, the
 // payload is the spelling) once it has checked that some charset reads it. Such a value
 // takes its charset from its context: the column type it is assigned to, or the typed
-// value it is compared with (lexid_untyped.cpp makes that explicit in plans); compared with
-// another untyped value, or used anywhere else, it is read as base36, as documented. Its
+// value it is compared with (lexid_untyped.cpp makes that explicit in plans); used on its
+// own (+, lexid_rank, ...) it is read as base36, as documented. Two untyped values are never
+// compared with each other here (42804, see untyped_pair_error): the planner hook types
+// those it sees as base36 first, and the others may be serving a typed comparison. Its
 // output is the spelling exactly as written, so that anything that prints a query or a
 // value and reads it back (views, pg_dump, postgres_fdw, Citus, logical decoding) gets
 // the same untyped value, to be read in the same context.
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "boundary.h"
+#include "errors.h"
 #include "registry.h"
 
 extern "C" {
@@ -221,10 +224,32 @@ void resolve_pair(Lexid*& a, Lexid*& b)
     check_same_charset(a, b);
 }
 
+// Two untyped values have no charset to be compared in: their order depends on the charset
+// of the typed value they serve (under base62 'a' < 'B', under base36 'a' = 'A' < 'B'). The
+// planner hook (lexid_untyped.cpp) types every untyped value it can see: compared with a
+// typed one, in that one's charset; compared with each other or free-standing, in base36.
+// Two untyped values that still meet at run time meet inside machinery the hook did not see
+// (an inlined SQL function, a plan made before the library was loaded, the elements of an
+// IN list beside an expression without a type modifier), which may be serving a typed
+// comparison: reading them as base36 there gave wrong rows, so it is an error.
+[[noreturn]] void untyped_pair_error(const Lexid* a, const Lexid* b)
+{
+    ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                    errmsg("cannot compare lexid values \"%s\" and \"%s\" without a charset",
+                           idseq::pg::shown((const char*) lexid_digits(a), lexid_length(a)),
+                           idseq::pg::shown((const char*) lexid_digits(b), lexid_length(b))),
+                    errdetail("Neither value names a charset, and their order depends on the charset."),
+                    errhint("Cast one of them, for example 'Ab'::lexid(base62), or preload idseq "
+                            "(session_preload_libraries or shared_preload_libraries) so that stored queries are "
+                            "typed when they are planned.")));
+}
+
 int compare_datums(Datum a, Datum b)
 {
     Lexid* x = (Lexid*) PG_DETOAST_DATUM_PACKED(a);
     Lexid* y = (Lexid*) PG_DETOAST_DATUM_PACKED(b);
+    if (lexid_charset_id(x) == 0 && lexid_charset_id(y) == 0)
+        untyped_pair_error(x, y);
     resolve_pair(x, y);
     return lex::compare(lexid_digits(x), lexid_length(x), lexid_digits(y), lexid_length(y));
 }

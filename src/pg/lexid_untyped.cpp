@@ -16,12 +16,20 @@
 //    folded at plan time, parameters are coerced once per execution, and the index machinery
 //    only ever compares values of the column's charset. Results are unchanged; only the
 //    place where the literal is read moves.
+// 3. Never compared with each other at run time (lexid_type.cpp raises 42804). The hook
+//    types both operands of a comparison of two untyped values as base36, and ORDER BY keys
+//    and min/max arguments without a charset too; a second pass over the finished plan
+//    types the untyped constants that inlining put beside a typed operand. What is left
+//    (plans made before the library was loaded, constants beside code + 0) is an error
+//    where two untyped values meet, never a guess.
+#include "lexid_pg.h" // first: it includes the core, which must precede PostgreSQL headers
 #include "pg.h"
 
 #include <cstring>
 
 extern "C" {
 #include "access/htup_details.h"
+#include "access/relation.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
@@ -30,10 +38,16 @@ extern "C" {
 #include "executor/spi.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "miscadmin.h"
+#include "nodes/plannodes.h"
+#include "optimizer/optimizer.h"
 #include "optimizer/planner.h"
 #include "parser/parse_coerce.h"
+#include "parser/parse_func.h"
 #include "utils/array.h"
 #include "utils/lsyscache.h"
+#include "utils/partcache.h"
+#include "utils/rel.h"
 #include "utils/syscache.h"
 
 PG_FUNCTION_INFO_V1(idseq_lexid_column_guard);
@@ -109,6 +123,42 @@ SELECT 'range', 'range type', r.rngtypid::pg_catalog.regtype::pg_catalog.text, N
  WHERE r.rngsubtype OPERATOR(pg_catalog.=) ANY (ARRAY[$1, $2])
 )sql";
 
+// Partitioned tables the command created: their keys are checked from the relcache, which
+// knows the type modifier of an expression key (the catalogs keep only its opclass).
+const char* kPartitioned = R"sql(
+SELECT DISTINCT p.partrelid
+  FROM pg_catalog.pg_event_trigger_ddl_commands() cmd
+  JOIN pg_catalog.pg_partitioned_table p ON p.partrelid OPERATOR(pg_catalog.=) cmd.objid
+ WHERE cmd.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+)sql";
+
+// A partition key of type lexid without a charset: the bounds would be untyped values,
+// compared with each other to order the partitions, and pruning would compare them with
+// the rows' values in another charset.
+void check_partition_keys(Oid lexid)
+{
+    int rc = SPI_execute(kPartitioned, false, 0);
+    if (rc != SPI_OK_SELECT)
+        elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
+    Oid array = get_array_type(lexid);
+    for (uint64 i = 0; i < SPI_processed; i++) {
+        bool isnull;
+        Oid relid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+        Relation rel = relation_open(relid, AccessShareLock);
+        PartitionKey key = RelationGetPartitionKey(rel);
+        for (int k = 0; key && k < key->partnatts; k++) {
+            if ((key->parttypid[k] == lexid || key->parttypid[k] == array) && key->parttypmod[k] < 0)
+                ereport(ERROR, (errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+                                errmsg("partition key %d of table \"%s\" has type lexid without a charset", k + 1,
+                                       RelationGetRelationName(rel)),
+                                errdetail("The partition bounds would be compared without the charset of the rows."),
+                                errhint("Cast the key expression to the charset meant, for example "
+                                        "(t::lexid(base36)).")));
+        }
+        relation_close(rel, AccessShareLock);
+    }
+}
+
 } // namespace
 
 extern "C" {
@@ -164,6 +214,7 @@ Datum idseq_lexid_column_guard(PG_FUNCTION_ARGS)
                                 "TABLE AS, cast the expression, for example code::lexid(base36).",
                                 what)));
     }
+    check_partition_keys(lexid);
     SPI_finish();
     PG_RETURN_VOID();
 }
@@ -209,8 +260,72 @@ Node* coerce_typmod(Node* expr, Oid type, int32 typmod)
     return out ? out : expr;
 }
 
-// If one operand has a charset and the other none, coerce the other to that charset.
-void type_operands(List* args, Oid scalar_type, Oid right_type)
+const int32 kBase36 = 5; // the charset id of base36, how an untyped value reads on its own
+
+bool untyped_datum(Datum d)
+{
+    Lexid* v = (Lexid*) PG_DETOAST_DATUM_PACKED(d);
+    return lexid_charset_id(v) == 0;
+}
+
+// Whether expr is untyped whatever the row: a constant without a charset (or an array of
+// them), a cast from text (or any type read through its output) without a type modifier,
+// an ARRAY[...] of those. A parameter or a column of a view may hold a typed value at run
+// time (an SQL function's argument, a PL/pgSQL variable): it is not untyped here.
+bool is_untyped(Node* e, Oid lexid)
+{
+    while (e && IsA(e, RelabelType))
+        e = (Node*) ((RelabelType*) e)->arg;
+    if (e == nullptr || exprTypmod(e) >= 0)
+        return false;
+    if (IsA(e, Const)) {
+        Const* c = (Const*) e;
+        if (c->constisnull)
+            return true;
+        if (c->consttype == lexid)
+            return untyped_datum(c->constvalue);
+        if (c->consttype != get_array_type(lexid))
+            return false;
+        ArrayType* arr = DatumGetArrayTypeP(c->constvalue);
+        Datum* elems;
+        bool* nulls;
+        int n;
+        int16 typlen;
+        bool typbyval;
+        char typalign;
+        get_typlenbyvalalign(lexid, &typlen, &typbyval, &typalign);
+        deconstruct_array(arr, lexid, typlen, typbyval, typalign, &elems, &nulls, &n);
+        for (int i = 0; i < n; i++)
+            if (!nulls[i] && !untyped_datum(elems[i]))
+                return false;
+        return true;
+    }
+    if (IsA(e, CoerceViaIO))
+        return ((CoerceViaIO*) e)->resulttype == lexid;
+    if (IsA(e, FuncExpr)) {
+        FuncExpr* f = (FuncExpr*) e;
+        if (f->funcresulttype != lexid || list_length(f->args) < 1 ||
+            (f->funcformat != COERCE_EXPLICIT_CAST && f->funcformat != COERCE_IMPLICIT_CAST))
+            return false;
+        Oid from = exprType((Node*) linitial(f->args));
+        return from == TEXTOID || from == VARCHAROID || from == BPCHAROID || from == NAMEOID;
+    }
+    if (IsA(e, ArrayExpr)) {
+        ListCell* lc;
+        foreach (lc, ((ArrayExpr*) e)->elements)
+            if (!is_untyped((Node*) lfirst(lc), lexid))
+                return false;
+        return true;
+    }
+    return false;
+}
+
+// The operands of a lexid comparison. One has a charset and the other none: the other is
+// coerced to that charset. Both are untyped: both are read as base36, as the contract says,
+// before any machinery compares them with each other. An operand typed only at run time
+// (code + 0, lexid_from_rank(...), a parameter) leaves an untyped one to be read row by
+// row; what then meets another untyped value raises an error rather than guess.
+void type_operands(List* args, Oid lexid, Oid scalar_type, Oid right_type)
 {
     Node* l = (Node*) linitial(args);
     Node* r = (Node*) lsecond(args);
@@ -219,6 +334,77 @@ void type_operands(List* args, Oid scalar_type, Oid right_type)
         lsecond(args) = coerce_typmod(r, right_type, ml);
     else if (mr >= 0 && ml < 0)
         linitial(args) = coerce_typmod(l, scalar_type, mr);
+    else if (ml < 0 && mr < 0 && is_untyped(l, lexid) && is_untyped(r, lexid)) {
+        linitial(args) = coerce_typmod(l, scalar_type, kBase36);
+        lsecond(args) = coerce_typmod(r, right_type, kBase36);
+    }
+}
+
+// lexical_add(expr, 0): an untyped value read as base36, a typed one unchanged. For values
+// that machinery sorts among themselves with nothing typed to serve (ORDER BY, min, max).
+Node* base36_unless_typed(Node* expr, Oid lexid)
+{
+    if (exprTypmod(expr) >= 0)
+        return expr;
+    HeapTuple tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(lexid));
+    if (!HeapTupleIsValid(tp))
+        return expr;
+    Oid nsp = ((Form_pg_type) GETSTRUCT(tp))->typnamespace;
+    ReleaseSysCache(tp);
+    Oid argtypes[2] = {lexid, INT8OID};
+    Oid fn = LookupFuncName(list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("lexical_add"))), 2,
+                            argtypes, true);
+    if (!OidIsValid(fn))
+        return expr;
+    Const* zero = makeConst(INT8OID, -1, InvalidOid, sizeof(int64), Int64GetDatum(0), false, FLOAT8PASSBYVAL);
+    return (Node*) makeFuncExpr(fn, lexid, list_make2(expr, zero), InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+}
+
+// ORDER BY keys (of the query, of its windows) over lexid without a charset sort as base36:
+// the key moves to a junk column base36_unless_typed(expr), so that the output keeps the
+// spelling. Not in set operations (their sort keys must be output columns), nor for GROUP
+// BY and DISTINCT keys (the output is the key): untyped values meeting there raise the
+// error of lexid_type.cpp.
+void type_sort_keys(Query* q)
+{
+    if (q->commandType != CMD_SELECT || q->groupClause || q->distinctClause || q->groupingSets || q->setOperations)
+        return;
+    List* extra = NIL;
+    int resno = list_length(q->targetList);
+    ListCell* lc;
+    foreach (lc, q->targetList) {
+        TargetEntry* te = (TargetEntry*) lfirst(lc);
+        Oid t = exprType((Node*) te->expr);
+        if (te->ressortgroupref == 0 || exprTypmod((Node*) te->expr) >= 0 || !is_lexid(t))
+            continue;
+        if (te->resjunk) {
+            te->expr = (Expr*) base36_unless_typed((Node*) te->expr, t);
+            continue;
+        }
+        // A copy would be evaluated apart from the output: not for volatile or set-returning
+        // keys (their untyped values meeting each other stay the run-time error).
+        if (contain_volatile_functions((Node*) te->expr) || expression_returns_set((Node*) te->expr))
+            continue;
+        TargetEntry* junk = makeTargetEntry((Expr*) base36_unless_typed((Node*) copyObjectImpl(te->expr), t), ++resno,
+                                            NULL, true);
+        junk->ressortgroupref = te->ressortgroupref;
+        te->ressortgroupref = 0;
+        extra = lappend(extra, junk);
+    }
+    q->targetList = list_concat(q->targetList, extra);
+}
+
+bool is_comparison(Oid fn)
+{
+    static const char* const names[] = {"lexid_cmp", "lexid_larger", "lexid_smaller", "lexid_eq", "lexid_ne",
+                                        "lexid_lt",  "lexid_le",     "lexid_gt",      "lexid_ge"};
+    char* name = get_func_name(fn);
+    if (name == nullptr)
+        return false;
+    for (const char* n : names)
+        if (strcmp(name, n) == 0)
+            return true;
+    return false;
 }
 
 bool type_untyped_operands(Node* node, void* context);
@@ -229,14 +415,18 @@ bool type_untyped_operands(Node* node, void* context)
 {
     if (node == nullptr)
         return false;
-    if (IsA(node, Query))
-        return query_tree_walker((Query*) node, WALKER, context, 0);
+    if (IsA(node, Query)) {
+        Query* q = (Query*) node;
+        bool r = query_tree_walker(q, WALKER, context, 0);
+        type_sort_keys(q);
+        return r;
+    }
     if (IsA(node, OpExpr) || IsA(node, DistinctExpr) || IsA(node, NullIfExpr)) {
         OpExpr* op = (OpExpr*) node;
         if (list_length(op->args) == 2) {
             Oid t = exprType((Node*) linitial(op->args));
             if (t == exprType((Node*) lsecond(op->args)) && is_lexid(t))
-                type_operands(op->args, t, t);
+                type_operands(op->args, t, t, t);
         }
     } else if (IsA(node, ScalarArrayOpExpr)) {
         ScalarArrayOpExpr* saop = (ScalarArrayOpExpr*) node;
@@ -244,18 +434,201 @@ bool type_untyped_operands(Node* node, void* context)
             Oid t = exprType((Node*) linitial(saop->args));
             Oid at = exprType((Node*) lsecond(saop->args));
             if (is_lexid(t) && at == get_array_type(t))
-                type_operands(saop->args, t, at);
+                type_operands(saop->args, t, t, at);
+        }
+    } else if (IsA(node, FuncExpr) && list_length(((FuncExpr*) node)->args) == 2) {
+        // The comparison functions called by name: lexid_cmp('a', 'B') as 'a' < 'B'.
+        FuncExpr* f = (FuncExpr*) node;
+        Oid t = exprType((Node*) linitial(f->args));
+        if (t == exprType((Node*) lsecond(f->args)) && is_lexid(t) && is_comparison(f->funcid))
+            type_operands(f->args, t, t, t);
+    } else if (IsA(node, Aggref)) {
+        // min and max over values without a charset: base36, the untyped values compared
+        // with each other by the transition function.
+        Aggref* agg = (Aggref*) node;
+        char* name = get_func_name(agg->aggfnoid);
+        if (name && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) && list_length(agg->args) == 1) {
+            TargetEntry* te = (TargetEntry*) linitial(agg->args);
+            Oid t = exprType((Node*) te->expr);
+            if (is_lexid(t))
+                te->expr = (Expr*) base36_unless_typed((Node*) te->expr, t);
         }
     }
     return expression_tree_walker(node, WALKER, context);
 }
 
+// ---- the second pass, over the finished plan
+//
+// The first pass sees the query as written; the planner then inlines SQL functions (their
+// arguments replace their parameters), so `x IN ('a', 'A')` in a function body becomes
+// `code IN ('a', 'A')` after the first pass has run. The second pass walks the finished
+// plan and reads, in place, every untyped constant (or array of them) that is the operand
+// of a lexid comparison whose other operand has a charset: the value becomes typed, the
+// plan is unchanged. What it does not reach still meets the run-time error, never a guess.
+
+// The constant's value read in charset cs (an untyped literal), or the constant unchanged.
+void type_const(Const* c, Oid lexid, int32 cs)
+{
+    if (c->constisnull)
+        return;
+    if (c->consttype == lexid) {
+        Lexid* v = (Lexid*) PG_DETOAST_DATUM_PACKED(c->constvalue);
+        if (lexid_charset_id(v) == 0)
+            c->constvalue = PointerGetDatum(lexid_resolve(v, cs));
+        return;
+    }
+    if (c->consttype != get_array_type(lexid))
+        return;
+    ArrayType* arr = DatumGetArrayTypeP(c->constvalue);
+    int16 typlen;
+    bool typbyval;
+    char typalign;
+    get_typlenbyvalalign(lexid, &typlen, &typbyval, &typalign);
+    Datum* elems;
+    bool* nulls;
+    int n;
+    deconstruct_array(arr, lexid, typlen, typbyval, typalign, &elems, &nulls, &n);
+    bool changed = false;
+    for (int i = 0; i < n; i++) {
+        if (nulls[i])
+            continue;
+        Lexid* v = (Lexid*) PG_DETOAST_DATUM_PACKED(elems[i]);
+        if (lexid_charset_id(v) == 0) {
+            elems[i] = PointerGetDatum(lexid_resolve(v, cs));
+            changed = true;
+        }
+    }
+    if (changed)
+        c->constvalue = PointerGetDatum(construct_md_array(elems, nulls, ARR_NDIM(arr), ARR_DIMS(arr), ARR_LBOUND(arr),
+                                                           lexid, typlen, typbyval, typalign));
+}
+
+Node* strip_relabel(Node* e)
+{
+    while (e && IsA(e, RelabelType))
+        e = (Node*) ((RelabelType*) e)->arg;
+    return e;
+}
+
+void type_const_operands(List* args, Oid lexid)
+{
+    Node* l = strip_relabel((Node*) linitial(args));
+    Node* r = strip_relabel((Node*) lsecond(args));
+    int32 ml = exprTypmod(l), mr = exprTypmod(r);
+    if (ml >= 0 && mr < 0 && IsA(r, Const))
+        type_const((Const*) r, lexid, ml);
+    else if (mr >= 0 && ml < 0 && IsA(l, Const))
+        type_const((Const*) l, lexid, mr);
+}
+
+bool type_plan_consts(Node* node, void* context);
+#define PLAN_WALKER ((bool (*)())(void (*)(void)) type_plan_consts)
+
+bool type_plan_consts(Node* node, void* context)
+{
+    if (node == nullptr)
+        return false;
+    if (IsA(node, OpExpr) || IsA(node, DistinctExpr) || IsA(node, NullIfExpr)) {
+        OpExpr* op = (OpExpr*) node;
+        if (list_length(op->args) == 2) {
+            Oid t = exprType((Node*) linitial(op->args));
+            if (t == exprType((Node*) lsecond(op->args)) && is_lexid(t))
+                type_const_operands(op->args, t);
+        }
+    } else if (IsA(node, ScalarArrayOpExpr)) {
+        ScalarArrayOpExpr* saop = (ScalarArrayOpExpr*) node;
+        if (list_length(saop->args) == 2) {
+            Oid t = exprType((Node*) linitial(saop->args));
+            if (is_lexid(t) && exprType((Node*) lsecond(saop->args)) == get_array_type(t))
+                type_const_operands(saop->args, t);
+        }
+    }
+    return expression_tree_walker(node, PLAN_WALKER, context);
+}
+
+void type_plan(Plan* plan);
+
+void type_plans(List* plans)
+{
+    ListCell* lc;
+    foreach (lc, plans)
+        type_plan((Plan*) lfirst(lc));
+}
+
+// The expressions of every plan node that compares values: quals of scans and joins, index
+// quals (whose Vars keep the column's type modifier), target lists.
+void type_plan(Plan* plan)
+{
+    if (plan == nullptr)
+        return;
+    check_stack_depth();
+    auto walk = [](void* exprs) { (void) type_plan_consts((Node*) exprs, nullptr); };
+    walk(plan->targetlist);
+    walk(plan->qual);
+    switch (nodeTag(plan)) {
+    case T_IndexScan:
+        walk(((IndexScan*) plan)->indexqual);
+        walk(((IndexScan*) plan)->indexqualorig);
+        walk(((IndexScan*) plan)->indexorderby);
+        walk(((IndexScan*) plan)->indexorderbyorig);
+        break;
+    case T_IndexOnlyScan:
+        walk(((IndexOnlyScan*) plan)->indexqual);
+        walk(((IndexOnlyScan*) plan)->recheckqual);
+        walk(((IndexOnlyScan*) plan)->indexorderby);
+        break;
+    case T_BitmapIndexScan:
+        walk(((BitmapIndexScan*) plan)->indexqual);
+        walk(((BitmapIndexScan*) plan)->indexqualorig);
+        break;
+    case T_BitmapHeapScan:
+        walk(((BitmapHeapScan*) plan)->bitmapqualorig);
+        break;
+    case T_TidScan:
+        walk(((TidScan*) plan)->tidquals);
+        break;
+    case T_NestLoop:
+    case T_MergeJoin:
+    case T_HashJoin:
+        walk(((Join*) plan)->joinqual);
+        if (IsA(plan, MergeJoin))
+            walk(((MergeJoin*) plan)->mergeclauses);
+        if (IsA(plan, HashJoin))
+            walk(((HashJoin*) plan)->hashclauses);
+        break;
+    case T_Result:
+        walk(((Result*) plan)->resconstantqual);
+        break;
+    case T_SubqueryScan:
+        type_plan(((SubqueryScan*) plan)->subplan);
+        break;
+    case T_Append:
+        type_plans(((Append*) plan)->appendplans);
+        break;
+    case T_MergeAppend:
+        type_plans(((MergeAppend*) plan)->mergeplans);
+        break;
+    case T_BitmapAnd:
+        type_plans(((BitmapAnd*) plan)->bitmapplans);
+        break;
+    case T_BitmapOr:
+        type_plans(((BitmapOr*) plan)->bitmapplans);
+        break;
+    default:
+        break;
+    }
+    type_plan(plan->lefttree);
+    type_plan(plan->righttree);
+}
+
 PlannedStmt* lexid_planner(Query* parse, const char* query_string, int cursor_options, ParamListInfo bound_params)
 {
     (void) type_untyped_operands((Node*) parse, nullptr);
-    if (prev_planner)
-        return prev_planner(parse, query_string, cursor_options, bound_params);
-    return standard_planner(parse, query_string, cursor_options, bound_params);
+    PlannedStmt* stmt = prev_planner ? prev_planner(parse, query_string, cursor_options, bound_params)
+                                     : standard_planner(parse, query_string, cursor_options, bound_params);
+    type_plan(stmt->planTree);
+    type_plans(stmt->subplans);
+    return stmt;
 }
 
 } // namespace

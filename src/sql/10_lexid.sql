@@ -219,3 +219,6 @@ CREATE EVENT TRIGGER idseq_lexid_column_guard ON ddl_command_end
                  'CREATE FOREIGN TABLE', 'ALTER FOREIGN TABLE', 'IMPORT FOREIGN SCHEMA', 'CREATE TYPE',
                  'ALTER TYPE', 'CREATE DOMAIN', 'CREATE SCHEMA')
     EXECUTE FUNCTION @extschema@.idseq_lexid_column_guard();
+-- Also under session_replication_role = replica: the guard protects the operator classes,
+-- not a replication concern.
+ALTER EVENT TRIGGER idseq_lexid_column_guard ENABLE ALWAYS;

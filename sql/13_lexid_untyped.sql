@@ -1,0 +1,139 @@
+-- Untyped lexid values meeting each other (the lexid2 findings). The rule: two untyped
+-- values compared with each other at run time raise 42804; the planner hook types every
+-- untyped value it can see (beside a typed operand: in its charset; beside another untyped
+-- one, or sorted on its own: base36), before planning and again over the finished plan
+-- (which sees what inlining made). Wrong rows never; by index scan and by sequential scan.
+-- The view planned before the library is loaded (no preload): t/092_lexid_untyped.pl.
+SELECT 'loads the library, and with it the planner hook'::text AS note, 'x'::lexid AS x;
+
+-- ===== the contract: untyped values on their own are base36 =====
+SELECT 'a'::lexid = 'A'::lexid AS a_eq_a, 'Z'::lexid < '00'::lexid AS z_before_00, 'ZZ'::lexid + 1 AS zz_plus_1;
+SELECT lexid_cmp('A', 'B') AS ab, lexid_cmp('AA', 'B') AS aa_b, lexid_cmp('b', 'B') AS b_b;
+SELECT max(v), min(v) FROM (VALUES ('A'::lexid), ('B'::lexid)) t(v);
+-- ORDER BY sorts in base36 and prints the spelling as written
+SELECT v FROM (VALUES ('b'::lexid), ('A'::lexid), ('00'::lexid), ('Z'::lexid)) t(v) ORDER BY v;
+SELECT s::lexid AS v FROM unnest(ARRAY['b', 'A', '00', 'Z']) s ORDER BY 1 DESC;
+SELECT v, row_number() OVER (ORDER BY v) FROM (VALUES ('b'::lexid), ('A'::lexid)) t(v) ORDER BY 2;
+-- a volatile key is not copied (it would be evaluated apart from the output): typed keys
+-- sort, untyped ones of one length meeting each other are the error
+SELECT lexid_from_rank(g + (random() * 0)::int, 'base62') AS v FROM generate_series(35, 38) g ORDER BY 1 DESC;
+SELECT * FROM expect_error($$SELECT (s || substr('', 1, (random() * 0)::int))::lexid FROM unnest(ARRAY['b', 'A']) s ORDER BY 1$$);
+-- set operations and GROUP BY over untyped values: the error, not a guess
+SELECT * FROM expect_error($$SELECT 'a'::lexid UNION SELECT 'A'::lexid$$);
+SELECT * FROM expect_error($$SELECT v, count(*) FROM (VALUES ('a'::lexid), ('A'::lexid)) t(v) GROUP BY v$$);
+-- an untyped value compared with a typed one is read in its charset
+SELECT 'a'::lexid(base62) = 'A' AS a_eq_a_base62, 'a'::lexid(base62) > 'B' AS a_after_b_base62;
+
+-- ===== what the hook cannot see: a clean error, never a guess =====
+SELECT * FROM expect_error($$SELECT x = y FROM (VALUES ('a'::lexid, 'A'::lexid)) v(x, y)$$);
+SELECT * FROM expect_error($$SELECT DISTINCT v FROM (VALUES ('a'::lexid), ('A'::lexid)) t(v)$$);
+-- untyped beside typed still works where the values only meet row by row
+SELECT x = y AS eq FROM (VALUES ('a'::lexid, 'A'::lexid(base62)), ('A'::lexid, 'A'::lexid(base62))) v(x, y);
+-- hashing agrees with equality, typed and untyped
+SELECT count(*) FILTER (WHERE v62 = v62::text::lexid) AS equal_62,
+       count(*) FILTER (WHERE lexid_hash(v62) <> lexid_hash(v62::text::lexid)) AS hash_mismatches_62,
+       count(*) FILTER (WHERE v36 = lower(v36::text)::lexid) AS equal_36,
+       count(*) FILTER (WHERE lexid_hash(v36) <> lexid_hash(lower(v36::text)::lexid)) AS hash_mismatches_36
+  FROM (SELECT lexid_from_rank(g, 'base62') AS v62, lexid_from_rank(g, 'base36') AS v36
+          FROM generate_series(1, 5000) g) s;
+
+-- ===== a base62 column, indexed =====
+CREATE TABLE ut (code lexid(base62));
+INSERT INTO ut SELECT lexid_from_rank(g, 'base62') FROM generate_series(1, 4000) g;
+CREATE INDEX ut_code ON ut (code);
+CREATE INDEX ut_plus0 ON ut ((code + 0));
+ANALYZE ut;
+-- (1) inlined SQL functions: the second pass types their constants beside the column
+CREATE FUNCTION ut_is_a(x lexid) RETURNS bool LANGUAGE sql IMMUTABLE AS $$ SELECT x IN ('a', 'A') $$;
+CREATE FUNCTION ut_atomic(x lexid) RETURNS bool LANGUAGE sql IMMUTABLE
+BEGIN ATOMIC SELECT x IN ('Ab', 'aB', 'Ac', 'aC', 'Ad', 'aD', 'Ae', 'aE', 'Af'); END;
+CREATE FUNCTION ut_srf() RETURNS SETOF lexid LANGUAGE sql STABLE
+    AS $$ SELECT code FROM ut WHERE code IN ('Ab', 'aB', 'Ac', 'aC', 'Ad', 'aD', 'Ae', 'aE', 'Af') $$;
+CREATE FUNCTION ut_cases(OUT scan text, OUT inlined text, OUT atomic bigint, OUT srf bigint,
+                         OUT typed_in bigint, OUT ranges bigint)
+RETURNS SETOF record LANGUAGE plpgsql AS $$
+BEGIN
+    FOREACH scan IN ARRAY ARRAY['index', 'seq'] LOOP
+        PERFORM set_config('enable_seqscan', (scan = 'seq')::text, true);
+        PERFORM set_config('enable_indexscan', (scan = 'index')::text, true);
+        PERFORM set_config('enable_bitmapscan', (scan = 'index')::text, true);
+        SELECT string_agg(code::text, ',' ORDER BY code) INTO inlined FROM ut WHERE ut_is_a(code);
+        SELECT count(*) INTO atomic FROM ut WHERE ut_atomic(code);
+        SELECT count(*) INTO srf FROM ut_srf();
+        SELECT count(*) INTO typed_in FROM ut WHERE code IN ('Ab', 'aB', 'Ac', 'aC', 'Ad', 'aD', 'Ae', 'aE', 'Af');
+        SELECT count(*) INTO ranges FROM ut WHERE code > 'a' AND code > 'B' AND code < 'b';
+        RETURN NEXT;
+    END LOOP;
+END $$;
+SELECT * FROM ut_cases();
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT code FROM ut WHERE ut_is_a(code);
+RESET enable_seqscan;
+
+-- (3) typed only at run time (code + 0, lexid_from_rank, coalesce): the constants stay
+-- untyped, and where they meet each other it is the error
+CREATE FUNCTION ut_runtime(OUT scan text, OUT hashed_in text, OUT expr_index text, OUT from_rank text,
+                           OUT coalesced text)
+RETURNS SETOF record LANGUAGE plpgsql AS $$
+BEGIN
+    FOREACH scan IN ARRAY ARRAY['index', 'seq'] LOOP
+        PERFORM set_config('enable_seqscan', (scan = 'seq')::text, true);
+        PERFORM set_config('enable_indexscan', (scan = 'index')::text, true);
+        PERFORM set_config('enable_bitmapscan', (scan = 'index')::text, true);
+        BEGIN
+            SELECT string_agg(code::text, ',' ORDER BY code) INTO hashed_in FROM ut
+             WHERE code + 0 IN ('Ab', 'aB', '1', '2', '3', '4', '5', '6', '7');
+        EXCEPTION WHEN datatype_mismatch THEN hashed_in := SQLERRM;
+        END;
+        BEGIN
+            SELECT count(*)::text INTO expr_index FROM ut WHERE code + 0 > 'a' AND code + 0 > 'B' AND code + 0 < 'b';
+        EXCEPTION WHEN datatype_mismatch THEN expr_index := SQLERRM;
+        END;
+        BEGIN
+            SELECT count(*)::text INTO from_rank FROM generate_series(1, 100) g
+             WHERE lexid_from_rank(g, 'base62') IN ('a', 'A', 'b', 'B', 'c', 'C', 'd', 'D', 'e');
+        EXCEPTION WHEN datatype_mismatch THEN from_rank := SQLERRM;
+        END;
+        BEGIN
+            SELECT count(*)::text INTO coalesced FROM ut WHERE coalesce(code, null) IN ('a', 'A', 'b', 'B', 'c', 'C', 'd', 'D', 'e');
+        EXCEPTION WHEN datatype_mismatch THEN coalesced := SQLERRM;
+        END;
+        RETURN NEXT;
+    END LOOP;
+END $$;
+SELECT * FROM ut_runtime();
+-- a merge join of code + 0 with text read as lexid: the sort of the untyped side errs
+SET enable_hashjoin = off;
+SET enable_nestloop = off;
+SELECT * FROM expect_error($$SELECT t.code FROM ut t JOIN (VALUES ('Ab'), ('aB'), ('b')) v(s) ON t.code + 0 = v.s::lexid$$);
+RESET enable_hashjoin;
+RESET enable_nestloop;
+-- the same join with a typed column is typed by the hook, and merges
+SET enable_hashjoin = off;
+SET enable_nestloop = off;
+SELECT string_agg(t.code::text, ',' ORDER BY t.code) AS merged
+  FROM ut t JOIN (VALUES ('Ab'), ('aB'), ('b')) v(s) ON t.code = v.s::lexid;
+RESET enable_hashjoin;
+RESET enable_nestloop;
+-- a literal typed as base36 on its own and then met by a typed column: a clean mismatch
+SELECT * FROM expect_error($$SELECT code FROM ut WHERE code = (SELECT max('Ab'::lexid))$$);
+SELECT string_agg(code::text, ',') AS via_subquery FROM ut WHERE code IN (SELECT 'Ab'::lexid);
+
+-- ===== (4) partition keys of plain lexid are refused =====
+SELECT * FROM expect_error($$CREATE TABLE ut_part (t text) PARTITION BY RANGE ((t::lexid))$$);
+SELECT * FROM expect_error($$CREATE TABLE ut_part (t text) PARTITION BY LIST ((t::lexid))$$);
+CREATE TABLE ut_part (t text) PARTITION BY RANGE ((t::lexid(base62)));
+CREATE TABLE ut_part_1 PARTITION OF ut_part FOR VALUES FROM ('0') TO ('a');
+CREATE TABLE ut_part_2 PARTITION OF ut_part FOR VALUES FROM ('a') TO ('zz');
+INSERT INTO ut_part VALUES ('B'), ('b'), ('Z'), ('z');
+SELECT tableoid::regclass, t FROM ut_part WHERE t::lexid(base62) >= 'Z' ORDER BY 2;
+DROP TABLE ut_part;
+
+-- ===== (5) the guard fires under session_replication_role = replica =====
+SELECT evtenabled FROM pg_event_trigger WHERE evtname = 'idseq_lexid_column_guard';
+SET session_replication_role = replica;
+SELECT * FROM expect_error($$CREATE TABLE ut_replica (c lexid)$$);
+RESET session_replication_role;
+
+DROP FUNCTION ut_cases(), ut_runtime(), ut_is_a(lexid), ut_atomic(lexid), ut_srf();
+DROP TABLE ut;
