@@ -30,6 +30,3 @@ Lexid* lexid_make(int32 charset_id, const uint8* digits, size_t n);
 Lexid* lexid_resolve(Lexid* v, int32 charset_id);
 // v + n in shortlex order (22003 before the first value or past 1024 symbols).
 Lexid* lexid_add(Lexid* v, int64 n);
-// The canonical spelling, palloc'd.
-char* lexid_to_cstring(Lexid* v);
-Lexid* lexid_parse(const idseq::Charset* cs, const char* str, size_t len);

@@ -437,11 +437,6 @@ Lexid* lexid_add(Lexid* v, int64 n)
     return (Lexid*) DatumGetPointer(add_datum(v, n));
 }
 
-char* lexid_to_cstring(Lexid* v)
-{
-    return format_cstring(v);
-}
-
 Lexid* lexid_make(int32 charset_id, const uint8* digits, size_t n)
 {
     Size size = LEXID_HDRSZ + n;
@@ -451,11 +446,6 @@ Lexid* lexid_make(int32 charset_id, const uint8* digits, size_t n)
     if (n > 0)
         memcpy(VARDATA(v) + sizeof(int32), digits, n);
     return v;
-}
-
-Lexid* lexid_parse(const Charset* cs, const char* str, size_t len)
-{
-    return (Lexid*) DatumGetPointer(parse_to_datum(cs, str, len));
 }
 
 extern "C" {
