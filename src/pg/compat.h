@@ -25,3 +25,20 @@
 #else
 #define IDSEQ_MODULE_MAGIC PG_MODULE_MAGIC
 #endif
+
+// Tree walkers: from 16 on, expression_tree_walker and query_tree_walker are macros that
+// take a callback of type bool (*)(Node *, void *); up to 15 they are functions declared
+// with bool (*)(), which C++ reads as "no arguments", so the callback is cast.
+#if PG_VERSION_NUM >= 160000
+#define IDSEQ_WALKER(fn) (fn)
+#else
+#define IDSEQ_WALKER(fn) ((bool (*)())(void (*)(void)) (fn))
+#endif
+
+// The GUC table: 16 made get_guc_variables() return its length and dropped
+// GetNumConfigOptions().
+#if PG_VERSION_NUM >= 160000
+#define IDSEQ_GET_GUC_VARIABLES(n) get_guc_variables(n)
+#else
+#define IDSEQ_GET_GUC_VARIABLES(n) (*(n) = GetNumConfigOptions(), get_guc_variables())
+#endif

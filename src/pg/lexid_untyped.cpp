@@ -409,7 +409,7 @@ bool is_comparison(Oid fn)
 
 bool type_untyped_operands(Node* node, void* context);
 // The walker as the old-style pointer the tree walkers of PostgreSQL 15 take.
-#define WALKER ((bool (*)())(void (*)(void)) type_untyped_operands)
+#define WALKER IDSEQ_WALKER(type_untyped_operands)
 
 bool type_untyped_operands(Node* node, void* context)
 {
@@ -522,7 +522,7 @@ void type_const_operands(List* args, Oid lexid)
 }
 
 bool type_plan_consts(Node* node, void* context);
-#define PLAN_WALKER ((bool (*)())(void (*)(void)) type_plan_consts)
+#define PLAN_WALKER IDSEQ_WALKER(type_plan_consts)
 
 bool type_plan_consts(Node* node, void* context)
 {

@@ -29,8 +29,8 @@ namespace {
 // Where this session's value of a setting not yet defined (a placeholder) came from.
 GucSource placeholder_source(const char* name)
 {
-    struct config_generic** vars = get_guc_variables();
-    const int n = GetNumConfigOptions();
+    int n = 0;
+    struct config_generic** vars = IDSEQ_GET_GUC_VARIABLES(&n);
     for (int i = 0; i < n; i++)
         if (pg_strcasecmp(vars[i]->name, name) == 0)
             return vars[i]->source > vars[i]->reset_source ? vars[i]->source : vars[i]->reset_source;
