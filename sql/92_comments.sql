@@ -15,6 +15,9 @@
 --             and access method: the class carries the description
 --   state     sequences: the snowflake generators' internal state, read and written only by
 --             the extension's own functions
+-- Not listed at all: the row types of the extension's tables and views and the array types
+-- of its types, which the relation or the element type describes (PostgreSQL 17 and later
+-- record them as extension members, 15 does not).
 CREATE TEMP VIEW ext_members AS
 SELECT d.classid, d.objid, d.objsubid, pg_describe_object(d.classid, d.objid, d.objsubid) AS object,
        CASE
@@ -44,7 +47,9 @@ SELECT d.classid, d.objid, d.objsubid, pg_describe_object(d.classid, d.objid, d.
        pg_catalog.obj_description(d.objid, d.classid::regclass::name) AS description
   FROM pg_depend d
   JOIN pg_extension e ON e.oid = d.refobjid
- WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = 'idseq';
+ WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = 'idseq'
+   AND NOT (d.classid = 'pg_type'::regclass AND EXISTS (
+              SELECT 1 FROM pg_type t WHERE t.oid = d.objid AND (t.typrelid <> 0 OR t.typcategory = 'A')));
 
 -- The user-facing objects without a description: none.
 SELECT object FROM ext_members WHERE exempt IS NULL AND coalesce(description, '') = ''
