@@ -194,15 +194,14 @@ sub run_batch
     return map { $_ => [ $out{$_} // '', $err{$_} // '' ] } @names;
 }
 
-# Known failures, reported and not yet fixed: Citus combines the per-shard results of an
-# extension's aggregate that has a combine function (worker_partial_agg/coord_combine_agg)
-# through the state type's text form, which does not name the charset, so the coordinator
-# reads them as base36 (wrong order for early, an error for Greek symbols). Fixing it takes
-# a change to min/max(lexid) itself (docs/notes-citusfix.md); until then 'first last' above
-# checks the documented workaround, ORDER BY ... LIMIT 1, on the same columns.
-our $TODO;
-my %todo = map { $_ => 'min/max of lexid across shards go through text without the charset' }
-  ('min max early', 'min max greek');
+# A documented limitation: Citus combines the per-shard results of an extension's aggregate
+# that has a combine function (worker_partial_agg/coord_combine_agg) through the state type's
+# text form, which does not name the charset, so the coordinator holds untyped values. Two
+# untyped values never compare (42804, "without a charset"), so min/max of lexid over a
+# whole distributed table is that error -- never a wrong answer (1.1 read them as base36:
+# wrong order for custom charsets). 'first last' above checks the documented workaround,
+# ORDER BY ... LIMIT 1, on the same columns.
+my %never_wrong = map { $_ => 1 } ('min max base62', 'min max base36', 'min max early', 'min max greek');
 
 # Every query through every node on the distributed tables == on the local tables.
 sub compare_all
@@ -215,10 +214,16 @@ sub compare_all
         my ($l, $lerr) = @{ $local{$name} };
         is($lerr, '', "$label $name: runs on the local tables");
         isnt($l, '', "$label $name: the local result is not empty");
-        local $TODO = $todo{$name};
         for my $n (@nodes)
         {
             my ($d, $derr) = @{ $dist{ $n->name }{$name} };
+            if ($never_wrong{$name})
+            {
+                ok($d eq $l || ($d eq '' && $derr =~ /cannot compare lexid values .* without a charset/),
+                   "$label $name: distributed through " . $n->name . ' == local, or the 42804 error (never a wrong answer)')
+                  or diag("got '$d', error: $derr");
+                next;
+            }
             is($d, $l, "$label $name: distributed through " . $n->name . ' == local') or diag($derr);
         }
     }
