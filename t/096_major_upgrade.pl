@@ -157,8 +157,8 @@ my $upgrade_ok = IPC::Run::run(
     [ 'pg_upgrade', '--no-sync', '-d', $old->data_dir, '-D', $upgraded->data_dir,
       '-b', $oldbin, '-B', $upgraded->config_data('--bindir'), '-s', $upgraded->host,
       '-p', $old->port, '-P', $upgraded->port ], '>', \$stdout, '2>', \$stderr);
-my @why = map { grep { /ERROR/ } split /\n/, slurp_file($_) }
-          glob($upgraded->data_dir . '/pg_upgrade_output.d/*/log/pg_upgrade_dump_*.log');
+my @logs = glob($upgraded->data_dir . '/pg_upgrade_output.d/*/log/*.log');
+my @why = map { grep { /ERROR|error/ } split /\n/, slurp_file($_) } @logs;
 note "pg_upgrade: $_" for @why;
 ok($upgrade_ok, 'pg_upgrade from the old major') or diag(join("\n", @why, $stdout // '', $stderr // ''));
 if ($upgrade_ok) {
