@@ -163,7 +163,7 @@ note "pg_upgrade: $_" for @why;
 # The Debian packaging quirk described above (a pg_attver column option written by the host's
 # 15 that unstable's 18 rejects) also stops pg_upgrade, before any idseq object: then this
 # major's pg_upgrade cannot be tried here, and the test says so instead of passing.
-my @other = grep { !/pg_attver/ && /ERROR/ } @why;
+my @other = grep { !/pg_attver/ && /\bERROR:/ } @why;
 if (!$upgrade_ok && @why && grep({ /unrecognized parameter "pg_attver"/ } @why) && !@other) {
     note 'pg_upgrade from the old major: not tried here, this server rejects the packaging\'s pg_attver column option';
 } else {
