@@ -13,15 +13,7 @@ CREATE DATABASE regress_idseq_cache;
 SET client_min_messages = warning;
 CREATE EXTENSION idseq;
 SET client_min_messages = notice;
-CREATE FUNCTION public.expect_error(q text, OUT state text, OUT message text, OUT detail text, OUT hint text)
-LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE q;
-    state := 'no error';
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT,
-                            detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
-END $$;
+\ir sql/include/expect_error.sql
 SELECT idseq_create_charset('stars', '★☆✦✧');
 SELECT idseq_create_charset('abcd', 'abcd');
 SELECT create_code_sequence('star_codes', 3, 'stars');

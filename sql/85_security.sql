@@ -16,15 +16,7 @@ CREATE ROLE regress_idseq_user;
 CREATE DATABASE regress_idseq_security;
 \c regress_idseq_security
 SET client_min_messages = warning;
-CREATE FUNCTION public.expect_error(q text, OUT state text, OUT message text, OUT detail text, OUT hint text)
-LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE q;
-    state := 'no error';
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT,
-                            detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
-END $$;
+\ir sql/include/expect_error.sql
 
 -- ===== part 1: a hostile search_path =====
 -- A schema where the untrusted role may create objects (like public before PostgreSQL 15).
