@@ -9,6 +9,7 @@
 #   make test-citus / bench-citus   the same on a real Citus cluster (docs/citus.md)
 #   make test-versions  `make demo` and `make test` on Debian 13 (PostgreSQL 17) and unstable
 #               (18), each in a throwaway root file system (as root; tools/idseq-versions)
+#   make bench-versions  `make bench` on 15 (host), 17 and 18, ratios side by side
 
 EXTENSION   = idseq
 EXTVERSION  = 1.2
@@ -129,4 +130,12 @@ bench-citus:
 test-versions:
 	tools/idseq-versions
 
-.PHONY: unit unit-san fuzz demo test bench deb meta-check test-citus bench-citus test-versions
+# make bench on the host's PostgreSQL, then in each release's root (make test-versions), and
+# the ratios side by side; logs in log/bench-{host,trixie,sid}.log
+bench-versions:
+	mkdir -p log
+	tools/idseq-run bench 2>&1 | tee log/bench-host.log
+	tools/idseq-versions bench $(BENCH_RELEASES)
+	tools/bench-compare 15=log/bench-host.log 17=log/bench-trixie.log 18=log/bench-sid.log
+
+.PHONY: unit unit-san fuzz demo test bench deb meta-check test-citus bench-citus test-versions bench-versions

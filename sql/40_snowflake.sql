@@ -168,6 +168,7 @@ SELECT count(*) AS ids, count(DISTINCT id) AS distinct_ids, bool_and(id > prev) 
 SELECT * FROM expect_error($$SET idseq.node_id = 1$$);
 SELECT * FROM expect_error($$SELECT set_config('idseq.node_id', '1', false)$$);
 SELECT * FROM expect_error($$SET idseq.snowflake_lease_ms = 10$$);
+SELECT * FROM expect_error($$SET idseq.snowflake_max_ahead_ms = 1000$$);
 CREATE ROLE regress_idseq_snowflake;
 SET ROLE regress_idseq_snowflake;
 SELECT * FROM expect_error($$SET idseq.test_clock_offset_ms = -3600000$$);

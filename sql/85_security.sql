@@ -252,6 +252,7 @@ SELECT * FROM expect_error($$SET idseq.node_id = 5$$);
 SELECT * FROM expect_error($$SELECT set_config('idseq.node_id', '5', false)$$);
 SELECT * FROM expect_error($$SET idseq.snowflake_lease_ms = 0$$);
 SET ROLE regress_idseq_user;
+SELECT * FROM expect_error($$SET idseq.snowflake_max_ahead_ms = 3600000$$);
 SELECT * FROM expect_error($$SET idseq.node_id = 5$$);
 SELECT * FROM expect_error($$SET LOCAL idseq.node_id = 5$$);
 SELECT * FROM expect_error($$SET idseq.test_clock_offset_ms = -60000$$);

@@ -10,7 +10,7 @@ SELECT bench.compare('lexid', 'lexical_add(text)', $$lexical_add('00A000', 'base
 
 -- sorting 10^6 stored values: lexid vs the same strings as text COLLATE "C"
 CREATE TABLE bench.sortdata AS
-    SELECT lexid_from_rank((hashint4(g)::int8 & 2147483647) + 1, 'base36') AS l FROM generate_series(1, 1000000) g;
+    SELECT lexid_from_rank((hashint4(g)::int8 & 2147483647) + 1, 'base36')::lexid(base36) AS l FROM generate_series(1, 1000000) g;
 ALTER TABLE bench.sortdata ADD COLUMN t text;
 UPDATE bench.sortdata SET t = l::text;
 VACUUM ANALYZE bench.sortdata;

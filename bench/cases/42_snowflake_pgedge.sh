@@ -13,6 +13,11 @@
 #      of the clock the last id's time was;
 #   4. ids per second with pgbench -M prepared at 1, 2 and 8 clients (1000 ids per
 #      transaction, SECONDS_PER_POINT, default 5, per point).
+# Rows marked "max_ahead 60 s" run with idseq.snowflake_max_ahead_ms = 60000 (set for that row
+# only, server-wide, then reset): a spent millisecond moves on into the next ones, as pgEdge's
+# generator always does, but never more than a minute ahead of the clock. They use a layout of
+# their own with the built-in layout's definition (bench_tw), so that their ids, ahead of the
+# clock, never touch the other rows' generator.
 # pgEdge is built from its source release by ../pgedge.sh (PGEDGE_SNOWFLAKE_SRC) and preloaded
 # here (the cluster is restarted once with it in shared_preload_libraries and snowflake.node
 # set); without it its rows are skipped with a message. Prints tables; never fails on timing.
@@ -44,6 +49,8 @@ CREATE SEQUENCE bench_pg.c1;
 CREATE SEQUENCE bench_pg.c100 CACHE 100;
 SELECT snowflake_create_layout('bench_w18', '2010-11-04 01:42:54.657+00', 'time:41,node:4,seq:18')
  WHERE NOT EXISTS (SELECT FROM snowflake_layouts WHERE name = 'bench_w18');
+SELECT snowflake_create_layout('bench_tw', '2010-11-04 01:42:54.657+00', 'time:41,node:10,seq:12')
+ WHERE NOT EXISTS (SELECT FROM snowflake_layouts WHERE name = 'bench_tw');
 -- ns per id of expr in bursts of batch ids, each burst started at a fresh millisecond (the
 -- loop lives in a function of its own, so the burst's statement is planned once).
 CREATE FUNCTION bench_pg.paced_ns(expr text, batch int, bursts int) RETURNS float8 LANGUAGE plpgsql AS $f$
@@ -94,28 +101,43 @@ END $f$;
 SQL
 [ -n "$pgedge" ] && q -c "CREATE EXTENSION IF NOT EXISTS snowflake" >/dev/null
 
-# label|expr|needs pgEdge
+# idseq.snowflake_max_ahead_ms for the rows that ask for it (server-wide: set, reloaded and
+# seen by a new session before the row, reset after it)
+ahead() { # ms
+    q -c "ALTER SYSTEM SET idseq.snowflake_max_ahead_ms = $1" -c "SELECT pg_reload_conf()" >/dev/null
+    local i
+    for i in $(seq 50); do
+        [ "$(q -c "SELECT setting FROM pg_settings WHERE name = 'idseq.snowflake_max_ahead_ms'")" = "$1" ] && return 0
+        sleep 0.1
+    done
+    echo "idseq.snowflake_max_ahead_ms did not become $1" >&2; return 1
+}
+# label|expr|needs pgEdge|max_ahead ms
+ahead_label="snowflake_nextval() [built-in, max_ahead 60 s]"
 rows=(
-    "nextval, CACHE 1|nextval('bench_pg.c1')|"
-    "nextval, CACHE 100|nextval('bench_pg.c100')|"
-    "pgEdge snowflake.nextval()|snowflake.nextval()|1"
-    "snowflake_nextval() [built-in layout]|snowflake_nextval()|"
-    "snowflake_nextval('bench_w18') [wide]|snowflake_nextval('bench_w18')|"
+    "nextval, CACHE 1|nextval('bench_pg.c1')||"
+    "nextval, CACHE 100|nextval('bench_pg.c100')||"
+    "pgEdge snowflake.nextval()|snowflake.nextval()|1|"
+    "snowflake_nextval() [built-in layout]|snowflake_nextval()||"
+    "snowflake_nextval('bench_w18') [wide]|snowflake_nextval('bench_w18')||"
+    "$ahead_label|snowflake_nextval('bench_tw')||60000"
 )
 table() { # title, measuring SQL with %s for the expression
-    local title=$1 sql=$2 label expr needs out med mn mx fl base=0 edge=0
+    local title=$1 sql=$2 label expr needs ms out med mn mx fl base=0 edge=0
     echo
     echo "$title"
-    printf '%-40s %8s %14s %7s %11s %11s\n' generator "ns/id" "min-max" floor "x nextval1" "pgEdge/this"
+    printf '%-48s %8s %14s %7s %11s %11s\n' generator "ns/id" "min-max" floor "x nextval1" "pgEdge/this"
     for r in "${rows[@]}"; do
-        IFS='|' read -r label expr needs <<<"$r"
-        if [ -n "$needs" ] && [ -z "$pgedge" ]; then printf '%-40s %s\n' "$label" "(skipped)"; continue; fi
+        IFS='|' read -r label expr needs ms <<<"$r"
+        if [ -n "$needs" ] && [ -z "$pgedge" ]; then printf '%-48s %s\n' "$label" "(skipped)"; continue; fi
+        [ -z "$ms" ] || ahead "$ms"
         out=$(q -c "$(printf "$sql" "\$q\$$expr\$q\$")")
+        [ -z "$ms" ] || ahead 0
         read -r med mn mx fl <<<"$out"
         [ "$label" = "nextval, CACHE 1" ] && base=$med
         [ -n "$needs" ] && edge=$med
         awk -v l="$label" -v m="$med" -v a="$mn" -v b="$mx" -v f="$fl" -v n="$base" -v e="$edge" 'BEGIN {
-            printf "%-40s %8.0f %14s %7.0f %11s %11s\n", l, m, sprintf("%.0f-%.0f", a, b), f,
+            printf "%-48s %8.0f %14s %7.0f %11s %11s\n", l, m, sprintf("%.0f-%.0f", a, b), f,
                    (n > 0 && m > 0 ? sprintf("%.2f", m / n) : "-"), (e > 0 && m > 0 ? sprintf("%.2f", e / m) : "-") }'
     done
 }
@@ -127,42 +149,48 @@ table "2. ns per id below the cap: 150 bursts of 2000 ids, each at a fresh milli
 
 echo
 echo "3. ids per millisecond, one session flat out (2*10^6 ids; the layouts' cap: 4096 per ms per node)"
-printf '%-40s %12s %14s %22s\n' generator "ids/ms wall" "ids/ms of ids" "last id ahead of clock"
+printf '%-48s %12s %14s %22s\n' generator "ids/ms wall" "ids/ms of ids" "last id ahead of clock"
 cap() { # label, expr, shift, epoch ms
     local r
     r=$(q -c "SELECT round(wall) || ' ' || round(span) || ' ' || round(ahead) FROM bench_pg.cap(\$q\$$2\$q\$, $3, $4)")
     read -r wall span ahead <<<"$r"
-    printf '%-40s %12s %14s %19s ms\n' "$1" "$wall" "$span" "$ahead"
+    printf '%-48s %12s %14s %19s ms\n' "$1" "$wall" "$span" "$ahead"
 }
 for i in 1 2 3; do
     cap "snowflake_nextval() [built-in], run $i" "snowflake_nextval()" 22 1288834974657
 done
 [ -n "$pgedge" ] && cap "pgEdge snowflake.nextval()" "snowflake.nextval()" 22 1672531200000
+ahead 60000
+cap "$ahead_label" "snowflake_nextval('bench_tw')" 22 1288834974657
+ahead 0
 
 echo
 echo "4. ids per second, pgbench -M prepared, 1000 ids per transaction, ${SECONDS_PER_POINT} s per point"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-printf '%-40s %12s %12s %12s\n' generator "1 client" "2 clients" "8 clients"
+printf '%-48s %12s %12s %12s\n' generator "1 client" "2 clients" "8 clients"
 declare -A ips
 for r in "nextval, CACHE 1|nextval('bench_pg.c1')|" "nextval, CACHE 100|nextval('bench_pg.c100')|" \
          "pgEdge snowflake.nextval()|snowflake.nextval()|1" "snowflake_nextval() [built-in layout]|snowflake_nextval()|" \
-         "snowflake_nextval('bench_w18') [wide]|snowflake_nextval('bench_w18')|"; do
-    IFS='|' read -r label expr needs <<<"$r"
-    if [ -n "$needs" ] && [ -z "$pgedge" ]; then printf '%-40s %s\n' "$label" "(skipped)"; continue; fi
+         "snowflake_nextval('bench_w18') [wide]|snowflake_nextval('bench_w18')|" \
+         "$ahead_label|snowflake_nextval('bench_tw')||60000"; do
+    IFS='|' read -r label expr needs ms <<<"$r"
+    if [ -n "$needs" ] && [ -z "$pgedge" ]; then printf '%-48s %s\n' "$label" "(skipped)"; continue; fi
+    [ -z "$ms" ] || ahead "$ms"
     echo "SELECT count($expr) FROM (SELECT generate_series(1, 1000)) s;" >"$work/s.sql"
-    row=$(printf '%-40s' "$label")
+    row=$(printf '%-48s' "$label")
     for c in 1 2 8; do
         out=$(pgbench -n -M prepared -c "$c" -j $((c < 2 ? 1 : 2)) -T "$SECONDS_PER_POINT" -f "$work/s.sql" 2>&1) || out=
         t=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' <<<"$out")
         ips["$label,$c"]=$(awk -v t="${t:-0}" 'BEGIN { printf "%.0f", t * 1000 }')
         row+=$(printf ' %12s' "${ips["$label,$c"]}")
     done
+    [ -z "$ms" ] || ahead 0
     echo "$row"
 done
 if [ -n "$pgedge" ]; then
-    for l in "snowflake_nextval() [built-in layout]" "snowflake_nextval('bench_w18') [wide]"; do
-        row=$(printf '%-40s' "  $l / pgEdge")
+    for l in "snowflake_nextval() [built-in layout]" "snowflake_nextval('bench_w18') [wide]" "$ahead_label"; do
+        row=$(printf '%-48s' "  $l / pgEdge")
         for c in 1 2 8; do
             row+=$(awk -v a="${ips["$l,$c"]}" -v b="${ips["pgEdge snowflake.nextval(),$c"]}" \
                 'BEGIN { printf " %12s", (b > 0 ? sprintf("%.2fx", a / b) : "-") }')

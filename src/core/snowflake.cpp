@@ -389,7 +389,7 @@ int64_t counter_space(const Layout& layout)
     return layout.max_value(f) + 1;
 }
 
-Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t random64)
+Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t random64, int64_t ahead_units)
 {
     const int64_t max_unit = layout.max_value(Field::Time);
     const int64_t clock_back = now_unit < state.last_now ? saturate(i128{state.last_now} - now_unit) : 0;
@@ -415,8 +415,10 @@ Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t rand
         fail(ErrorKind::OutOfRange, "snowflake layout " + quoted(layout.name) + " has run out of time bits",
              time_range_detail(layout), "Use a layout with a later epoch or more time bits.");
 
-    if (unit > now_unit && now_unit == state.last_unit)
-        return Step{Step::WaitForClock, unit, 0, clock_back};
+    // The frontier: the last unit ids may use while the clock is in now_unit.
+    const i128 frontier = i128{now_unit} + std::max<int64_t>(ahead_units, 0);
+    if (unit > frontier && state.last_unit <= frontier)
+        return Step{Step::WaitForClock, saturate(i128{unit} - (frontier - now_unit)), 0, clock_back};
     if (unit > state.reserved_unit)
         return Step{Step::NeedReservation, unit, 0, clock_back};
     state.last_unit = unit;
@@ -473,6 +475,11 @@ void ClockWaiter::learn(int64_t asked_us, int64_t took_us)
 {
     const int64_t over = std::clamp<int64_t>(took_us - asked_us, 0, kMaxSleepUs);
     overshoot_us_ = over >= overshoot_us_ ? over : overshoot_us_ - (overshoot_us_ - over + 15) / 16;
+}
+
+int64_t ahead_units(const Layout& layout, int64_t ahead_us)
+{
+    return ahead_us <= 0 ? 0 : ahead_us / layout.unit_us;
 }
 
 int64_t lease_units(const Layout& layout, int64_t lease_us)

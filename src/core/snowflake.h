@@ -168,13 +168,22 @@ int64_t counter_space(const Layout& layout);
 //  - now_unit > last_unit: the id goes into now_unit with a fresh counter;
 //  - otherwise (same unit, or the clock is behind: stepped back, or behind a high-water
 //    mark after restart_from): the counter goes up by one in last_unit; when the unit's
-//    counter space is spent, the clock in last_unit means WaitForClock(last_unit + 1), a
-//    clock behind it means moving on to last_unit + 1 at once.
+//    counter space is spent, it moves on to last_unit + 1 -- unless last_unit is the
+//    frontier, now_unit + ahead_units: then it is WaitForClock(last_unit + 1 - ahead_units),
+//    the clock unit at which last_unit + 1 is within the frontier again. With ahead_units = 0
+//    (Twitter's rule) a spent unit waits for the clock's next unit; with ahead_units = A a
+//    burst may run up to A units ahead of the clock before it waits. Ids already past the
+//    frontier (a clock stepped back, or a restart above the clock) go on without waiting.
 // Then the unit must be covered by reserved_unit, else NeedReservation.
 // Throws Error(OutOfRange), leaving state unchanged, when the unit would not fit the time
 // field, or when a fresh state (nothing issued) sees a clock before the epoch.
 // random64 seeds a rand-counter's start offset; it is unused otherwise.
-Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t random64);
+Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t random64, int64_t ahead_units = 0);
+
+// Whole units within ahead_us microseconds (rounded down, so ids never run further ahead of
+// the clock than asked; 0 for ahead_us <= 0): next()'s ahead_units for
+// idseq.snowflake_max_ahead_ms.
+int64_t ahead_units(const Layout& layout, int64_t ahead_us);
 
 // The id for an issued step: unit in time, node in node (ignored when the layout has no
 // node field), counter in seq (or in rand when there is no seq), and random64's low bits in

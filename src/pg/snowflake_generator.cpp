@@ -9,8 +9,9 @@
 //      synchronous standbys whatever the session's synchronous_commit -- BEFORE any id under
 //      it is issued (confirm_mark). Crash recovery replays it, a streaming standby replays
 //      it, pg_dump dumps it. A reservation moves H to max(the unit, now + the lease)
-//      (idseq.snowflake_lease_ms), so one flush covers a lease's worth of ids and H is never
-//      more than a lease ahead of the clock unless the ids are. Reservations, and every read
+//      (idseq.snowflake_lease_ms, counted as at least idseq.snowflake_max_ahead_ms), so one
+//      flush covers a lease's worth of ids -- also a burst running ahead of the clock -- and H
+//      is never more than that ahead of the clock unless the ids are. Reservations, and every read
 //      of H that ids are issued under, hold a heavyweight lock on the layout, and H as read
 //      is confirmed again before use: a reservation whose wait for the standbys was cancelled
 //      leaves its mark in the sequence, unconfirmed, and errors out without issuing or
@@ -148,7 +149,9 @@ int64 reservation_for(const Entry* e, int64 unit, int64 now_unit, int64 mark)
 {
     int64 target = 0;
     run([&] {
-        int64 lease = idseq::lease_units(e->layout, int64(lease_ms_guc) * 1000);
+        // A lease at least as long as the run-ahead, so a burst ahead of the clock is covered
+        // by one reservation per lease rather than one per unit.
+        int64 lease = idseq::lease_units(e->layout, int64(std::max(lease_ms_guc, max_ahead_ms_guc)) * 1000);
         target = std::max(idseq::reservation_target(e->layout, unit, now_unit, lease), mark);
     });
     return target;
@@ -231,6 +234,16 @@ void wait_for_unit(const Entry* e, int64 unit)
     CHECK_FOR_INTERRUPTS();
 }
 
+// idseq.snowflake_max_ahead_ms in the layout's units (whole units, rounded down).
+int64 ahead_units_of(const Entry* e)
+{
+    if (max_ahead_ms_guc <= 0)
+        return 0;
+    int64 units = 0;
+    run([&] { units = idseq::ahead_units(e->layout, int64(max_ahead_ms_guc) * 1000); });
+    return units;
+}
+
 int64 compose_id(const Entry* e, const Step& step, int32 node, uint64 rnd)
 {
     int64 id = 0;
@@ -300,6 +313,7 @@ void reserve_fast(const Entry* e, int64 unit, int64 now_unit)
 int64 nextval_fast(Entry* e, int32 node)
 {
     Slot* s = e->slot;
+    const int64 ahead = ahead_units_of(e);
     for (;;) {
         uint64 rnd = e->has_rand ? pg_prng_uint64(&pg_global_prng_state) : 0;
         Step step{};
@@ -316,7 +330,7 @@ int64 nextval_fast(Entry* e, int32 node)
                 now_unit = idseq::unit_of(e->layout, now_us);
                 if (e->has_node && s->last_node != node)
                     idseq::finish_unit(s->state); // the node id changed: a new unit keeps ids increasing
-                step = idseq::next(e->layout, s->state, now_unit, rnd);
+                step = idseq::next(e->layout, s->state, now_unit, rnd, ahead);
             });
             if (ok && step.kind == Step::Issue)
                 s->last_node = node;
@@ -363,6 +377,7 @@ int64 nextval_slow(Entry* e, int32 node)
         unlock_layout(e);
         e->mark_read = true;
     }
+    const int64 ahead = ahead_units_of(e);
     Relation rel = relation_open(e->last_relid, RowExclusiveLock);
     for (;;) {
         const uint64 rnd = e->has_rand ? pg_prng_uint64(&pg_global_prng_state) : 0;
@@ -376,7 +391,7 @@ int64 nextval_slow(Entry* e, int32 node)
         bool ok = idseq::pg::try_run(spin_error, [&] {
             GenState st = idseq::rebuild_state(e->layout, known, last_id, e->base_mark, e->mark, node);
             now_unit = idseq::unit_of(e->layout, now_us);
-            step = idseq::next(e->layout, st, now_unit, rnd);
+            step = idseq::next(e->layout, st, now_unit, rnd, ahead);
             if (step.kind == Step::Issue)
                 id = idseq::compose(e->layout, step.unit, node, step.counter, rnd);
         });

@@ -41,6 +41,7 @@ namespace snowflake {
 
 extern int node_id_guc;
 extern int lease_ms_guc;
+extern int max_ahead_ms_guc;
 extern int clock_offset_ms_guc;
 extern int max_layouts_guc; // shared-memory slots, fixed at server start
 

@@ -19,6 +19,7 @@ namespace snowflake {
 
 int node_id_guc = -1;
 int lease_ms_guc = 1000;
+int max_ahead_ms_guc = 0;
 int clock_offset_ms_guc = 0;
 int max_layouts_guc = 128; // shared-memory slots, fixed at server start
 
@@ -81,6 +82,13 @@ void idseq_snowflake_init(void)
         "From 0 to 3600000 milliseconds (default 1000). One WAL flush covers this much time of ids; after a crash "
         "ids continue above the reserved time, so they may run up to this far ahead of the clock.",
         &lease_ms_guc, 1000, 0, 3600000, PGC_SIGHUP, GUC_UNIT_MS, NULL, NULL, NULL);
+    DefineCustomIntVariable(
+        "idseq.snowflake_max_ahead_ms",
+        "How far ahead of the clock snowflake_nextval may run when a time unit's ids are spent.",
+        "From 0 to 3600000 milliseconds (default 0: wait for the clock's next unit, as Twitter's generator does). "
+        "Above 0, a burst goes on into the next units without waiting until its ids are this far ahead of the "
+        "clock; ids stay unique and increasing.",
+        &max_ahead_ms_guc, 0, 0, 3600000, PGC_SIGHUP, GUC_UNIT_MS, NULL, NULL, NULL);
     DefineCustomIntVariable(
         "idseq.test_clock_offset_ms", "For tests only: shifts the clock snowflake_nextval reads.",
         "From -2147483647 to 2147483647 milliseconds (default 0). A testing aid to step the clock back or forward "

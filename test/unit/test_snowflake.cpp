@@ -1506,3 +1506,107 @@ TEST(SnowflakeDurable, CrashesInQuickSuccessionStayWithinOneLease)
         }
     }
 }
+
+// idseq.snowflake_max_ahead_ms: a spent unit moves on at once while the next unit is within
+// now + ahead, waits at that frontier (for the clock unit that brings the next unit within
+// it), and ahead = 0 is Twitter's rule.
+TEST(SnowflakeGenerator, RunsAheadOfTheClockUpToTheFrontierThenWaits)
+{
+    Layout l = parse_layout("quad", 0, "time:20,seq:2", 1); // 4 ids per unit
+    GenState s;
+    s.reserved_unit = 1000;
+    std::vector<int64_t> units;
+    for (int i = 0; i < 16; ++i) {
+        Step st = next(l, s, 10, 0, 3);
+        ASSERT_EQ(st.kind, Step::Issue) << i;
+        units.push_back(st.unit);
+    }
+    EXPECT_EQ(units.front(), 10);
+    EXPECT_EQ(units.back(), 13); // units 10..13, 4 ids each, the clock still in 10
+    Step w = next(l, s, 10, 0, 3);
+    ASSERT_EQ(w.kind, Step::WaitForClock);
+    EXPECT_EQ(w.unit, 11); // unit 14 is within the frontier once the clock is in 11
+    Step go = next(l, s, 11, 0, 3);
+    ASSERT_EQ(go.kind, Step::Issue);
+    EXPECT_EQ(go.unit, 14);
+
+    // ahead = 0: the same state waits for the clock's next unit, as without the setting
+    GenState t;
+    t.reserved_unit = 1000;
+    for (int i = 0; i < 4; ++i)
+        ASSERT_EQ(next(l, t, 10, 0, 0).kind, Step::Issue);
+    Step w0 = next(l, t, 10, 0, 0);
+    EXPECT_EQ(w0.kind, Step::WaitForClock);
+    EXPECT_EQ(w0.unit, 11);
+
+    // ids already past the frontier (a clock stepped back) move on without waiting
+    GenState b;
+    b.reserved_unit = 1000;
+    for (int i = 0; i < 4; ++i)
+        ASSERT_EQ(next(l, b, 100, 0, 3).kind, Step::Issue);
+    Step past = next(l, b, 50, 0, 3); // unit 100 is spent, the clock 50 units back
+    ASSERT_EQ(past.kind, Step::Issue);
+    EXPECT_EQ(past.unit, 101);
+    for (int i = 0; i < 3; ++i)
+        next(l, b, 50, 0, 3);
+    Step on = next(l, b, 50, 0, 3);
+    ASSERT_EQ(on.kind, Step::Issue);
+    EXPECT_EQ(on.unit, 102);
+
+    // a reservation is still needed past the durable mark
+    GenState r;
+    r.reserved_unit = 11;
+    for (int i = 0; i < 8; ++i)
+        ASSERT_EQ(next(l, r, 10, 0, 3).kind, Step::Issue);
+    Step need = next(l, r, 10, 0, 3);
+    EXPECT_EQ(need.kind, Step::NeedReservation);
+    EXPECT_EQ(need.unit, 12);
+
+    // whole units, rounded down
+    const Layout& tw = builtin("snowflake");
+    EXPECT_EQ(ahead_units(tw, 0), 0);
+    EXPECT_EQ(ahead_units(tw, 999), 0);
+    EXPECT_EQ(ahead_units(tw, 250000), 250);
+    EXPECT_EQ(ahead_units(tw, -5), 0);
+}
+
+// Against an oracle over random clocks (forward, still, stepped back) and random settings:
+// ids strictly increase; an id never goes past the frontier unless the ids before it already
+// were past it, and then only by moving on one unit; no WaitForClock while the next unit fits.
+TEST(SnowflakeGenerator, RunAheadPropertyAgainstAnOracle)
+{
+    Layout l = parse_layout("oct", 0, "time:30,seq:3", 1); // 8 ids per unit
+    std::mt19937_64 rng(11);
+    for (int round = 0; round < 200; ++round) {
+        const int64_t ahead = static_cast<int64_t>(rng() % 6);
+        GenState s;
+        s.reserved_unit = int64_t{1} << 28;
+        int64_t clock = 1000, prev = -1;
+        for (int i = 0; i < 2000; ++i) {
+            const uint64_t r = rng() % 100;
+            if (r < 10)
+                clock += 1 + static_cast<int64_t>(rng() % 3);
+            else if (r < 12)
+                clock -= static_cast<int64_t>(rng() % 20);
+            const int64_t before = s.last_unit;
+            const bool spent = s.counter >= counter_space(l) - 1;
+            Step st = next(l, s, clock, 0, ahead);
+            if (st.kind == Step::WaitForClock) {
+                // only at the frontier, with the unit spent
+                EXPECT_TRUE(spent);
+                EXPECT_EQ(before, clock + ahead);
+                EXPECT_EQ(st.unit, clock + 1);
+                clock = st.unit; // the wait ends when the clock gets there
+                continue;
+            }
+            ASSERT_EQ(st.kind, Step::Issue);
+            const int64_t id = compose(l, st.unit, 0, st.counter, 0);
+            ASSERT_GT(id, prev);
+            prev = id;
+            if (before <= clock + ahead)
+                EXPECT_LE(st.unit, clock + ahead);
+            else
+                EXPECT_LE(st.unit, before + 1);
+        }
+    }
+}

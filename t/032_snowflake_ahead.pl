@@ -1,0 +1,115 @@
+# idseq.snowflake_max_ahead_ms (issue 10, finding 6), on both generator paths:
+#  - 0 (the default): a burst never puts an id ahead of the clock (a spent millisecond waits
+#    for the next one);
+#  - 40 ms: a burst of a million ids (a quarter of a second of the layout's capacity) runs
+#    ahead of the clock by at most 40 ms, in one session and in two at once;
+#  - ids stay unique and increasing;
+#  - with no lease (idseq.snowflake_lease_ms = 0), so that only the run-ahead's own
+#    reservations cover the ids: a crash right after a burst restarts above every id issued;
+#  - a reload changes the setting for sessions already running.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('sf_ahead');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+idseq.node_id = 3
+idseq.snowflake_lease_ms = 0
+max_connections = 10
+});
+
+sub set_ahead
+{
+    my ($ms) = @_;
+    $node->safe_psql('postgres', "LOAD 'idseq'; ALTER SYSTEM SET idseq.snowflake_max_ahead_ms = $ms; SELECT pg_reload_conf()");
+    $node->poll_query_until('postgres', "SELECT current_setting('idseq.snowflake_max_ahead_ms') IN ('${ms}ms', '$ms')")
+      or die "the reload did not take";
+}
+
+# One burst of n ids in one statement: whether they are unique and increasing in the order
+# made, the greatest id, and how far the time of an id is ahead of the clock read right
+# after it was made (the greatest over the burst, in ms; the clock when an id is made lies
+# between the two, so this can only overstate how far ahead it was).
+sub burst
+{
+    my ($n) = @_;
+    return split /\|/, $node->safe_psql('postgres', qq{
+        WITH b AS (SELECT array_agg(c ORDER BY g) AS cs, array_agg(id ORDER BY g) AS ids
+                     FROM (SELECT g, snowflake_nextval() AS id, clock_timestamp() AS c
+                             FROM generate_series(1, $n) g OFFSET 0) s),
+             u AS (SELECT x, c, lag(x) OVER (ORDER BY o) AS p FROM b, unnest(b.ids, b.cs) WITH ORDINALITY AS t(x, c, o))
+        SELECT bool_and(p IS NULL OR x > p), max(x),
+               round(extract(epoch FROM max(snowflake_timestamp(x) - c)) * 1000, 3)
+          FROM u});
+}
+
+for my $path ('shared', 'plain') {
+    $node->append_conf('postgresql.conf',
+        "shared_preload_libraries = '" . ($path eq 'shared' ? 'idseq' : '') . "'\n");
+    if ($path eq 'shared') {
+        $node->start;
+        $node->safe_psql('postgres', 'CREATE EXTENSION idseq');
+    } else {
+        $node->restart;
+    }
+    is($node->safe_psql('postgres', "LOAD 'idseq'; SHOW idseq.snowflake_max_ahead_ms"), '0', "$path: the default is 0");
+
+    my ($inc, $max, $ahead) = burst(300000);
+    is($inc, 't', "$path, max_ahead 0: 300,000 ids increase");
+    cmp_ok($ahead, '<=', 0, "$path, max_ahead 0: no id ahead of the clock read after it (at most $ahead ms)");
+
+    set_ahead(40);
+    my $before = $max;
+    ($inc, $max, $ahead) = burst(1000000);
+    is($inc, 't', "$path, max_ahead 40 ms: 10^6 ids increase");
+    cmp_ok($max, '>', $before, "$path, max_ahead 40 ms: above the ids before");
+    cmp_ok($ahead, '<=', 40, "$path, max_ahead 40 ms: no id more than 40 ms ahead of the clock read after it ($ahead ms)");
+
+    # Flat out (no per-row work besides the id): 2*10^6 ids are 488 ms of the layout's
+    # capacity, made in about 100-200 ms on the shared-memory path, so the last ones are ahead
+    # of the clock -- by at most the setting.
+    my ($n_ids, $top_ahead) = split /\|/, $node->safe_psql('postgres', q{
+        SELECT count(*), round(extract(epoch FROM snowflake_timestamp(max(id)) - clock_timestamp()) * 1000, 3)
+          FROM (SELECT snowflake_nextval() AS id FROM generate_series(1, 2000000)) s});
+    cmp_ok($top_ahead, '<=', 40, "$path, max_ahead 40 ms, flat out: at most 40 ms ahead ($top_ahead ms)");
+    cmp_ok($top_ahead, '>', 0, "$path, max_ahead 40 ms, flat out: the burst did run ahead of the clock ($top_ahead ms)")
+      if $path eq 'shared';
+
+    # two sessions at once, every id kept
+    $node->safe_psql('postgres', 'DROP TABLE IF EXISTS ids; CREATE TABLE ids (c timestamptz, id bigint)');
+    my $script = $node->basedir . '/burst.sql';
+    PostgreSQL::Test::Utils::append_to_file($script,
+        "INSERT INTO ids (id, c) SELECT snowflake_nextval(), clock_timestamp() FROM generate_series(1, 50000);\n")
+      unless -e $script;
+    $node->command_ok([ 'pgbench', '-n', '-c', '2', '-j', '2', '-t', '8', '-f', $script, '-p', $node->port,
+                        '-h', $node->host, 'postgres' ], "$path: two sessions at once");
+    my ($n, $distinct, $ahead2, $above) = split /\|/, $node->safe_psql('postgres', qq{
+        SELECT count(*), count(DISTINCT id),
+               round(extract(epoch FROM max(snowflake_timestamp(id) - c)) * 1000, 3),
+               bool_and(id > $max) FROM ids});
+    is($n, 800000, "$path: 800,000 ids from two sessions");
+    is($distinct, $n, "$path: no id twice across the sessions");
+    is($above, 't', "$path: every concurrent id above the single session's");
+    cmp_ok($ahead2, '<=', 40, "$path: two sessions: no id more than 40 ms ahead of the clock read after it ($ahead2 ms)");
+
+    # a crash right after a burst ahead of the clock, no lease: the run-ahead reserved its ids
+    ($inc, $max, $ahead) = burst(1000000);
+    my $top = $node->safe_psql('postgres', "SELECT greatest($max, max(id)) FROM ids");
+    $node->stop('immediate');
+    $node->start;
+    my $after = $node->safe_psql('postgres', 'SELECT min(snowflake_nextval()) FROM generate_series(1, 1000)');
+    cmp_ok($after, '>', $top, "$path: after a crash right after running $ahead ms ahead, ids go on above every id");
+
+    # back to 0 by reload; a session already running follows it
+    set_ahead(0);
+    ($inc, $max, $ahead) = burst(300000);
+    is($inc, 't', "$path, back to 0: ids increase");
+    ok($max > $after, "$path, back to 0: above the ids before");
+    $node->safe_psql('postgres', "LOAD 'idseq'; ALTER SYSTEM RESET idseq.snowflake_max_ahead_ms; SELECT pg_reload_conf()");
+    $node->stop;
+}
+
+done_testing();
