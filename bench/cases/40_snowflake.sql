@@ -19,6 +19,20 @@ SELECT bench.compare('snowflake', 'snowflake_nextval() [4096 ids/ms: clock-bound
 SELECT bench.compare('snowflake', 'snowflake_nextval(''nonsequential'')', $$snowflake_nextval('nonsequential')$$,
                      'nextval (CACHE 1)', $$nextval('bench.sf_seq')$$, 2000000);
 
+-- The built-in time-ordered ids users compare with: gen_random_uuid() (13+) and, from
+-- PostgreSQL 18, uuidv7() (48 bits of ms, a 12-bit sub-ms fraction, random bits; 128 bits).
+-- Not a like-for-like pair (uuids are twice as wide and need no node id), but the choice
+-- users weigh: their cost per id beside snowflake_nextval's.
+SELECT bench.compare('snowflake', 'snowflake_nextval() [4096 ids/ms: clock-bound]', $$snowflake_nextval()$$,
+                     'gen_random_uuid()', $$gen_random_uuid()$$, 1000000);
+SELECT current_setting('server_version_num')::int >= 180000 AS has_uuidv7 \gset
+\if :has_uuidv7
+SELECT bench.compare('snowflake', 'snowflake_nextval(''bench_wide'') [shared memory]',
+                     $$snowflake_nextval('bench_wide')$$, 'uuidv7() (PostgreSQL 18)', $$uuidv7()$$, 1000000);
+SELECT bench.compare('snowflake', 'snowflake_nextval() [4096 ids/ms: clock-bound]', $$snowflake_nextval()$$,
+                     'uuidv7() (PostgreSQL 18)', $$uuidv7()$$, 1000000);
+\endif
+
 -- pack, unpack, timestamp, min_id beside the expressions one writes by hand for the
 -- snowflake layout (41 time bits in ms since 1288834974657, 10 node bits, 12 seq bits)
 SELECT bench.compare('snowflake', 'snowflake_pack(snowflake, ts, node, seq)',
