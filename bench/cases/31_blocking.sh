@@ -14,6 +14,7 @@
 # PGHOST/PGPORT of a cluster with idseq and max_connections above 100.
 set -euo pipefail
 PER_CALL_CALLS=${PER_CALL_CALLS:-20000}
+CLIENTS=${BLOCKING_CLIENTS:-100}
 work=$(mktemp -d)
 trap 'rm -rf "$work"; psql -X -q -c "DROP SCHEMA IF EXISTS bench_seq CASCADE" >/dev/null 2>&1 || true' EXIT
 
@@ -95,10 +96,10 @@ for a in string_in_table int_in_table nextval_code nextval; do
 done
 
 echo
-echo "the seed's blocking test: 100 clients at once, each BEGIN; take a code; pg_sleep(0.1); COMMIT"
-printf '%-18s %18s %22s\n' approach "all 100 done (s)" "transactions/s"
+echo "the seed's blocking test: $CLIENTS clients at once, each BEGIN; take a code; pg_sleep(0.1); COMMIT"
+printf '%-18s %18s %22s\n' approach "all $CLIENTS done (s)" "transactions/s"
 for a in string_in_table int_in_table nextval_code; do
     printf 'BEGIN;\n%s\nSELECT pg_sleep(0.1);\nCOMMIT;\n' "${call[$a]}" >"$work/$a.hold.sql"
-    read -r _ tps < <(measure -c 100 -j 4 -t 1 -f "$work/$a.hold.sql")
-    awk -v a="$a" -v tps="$tps" 'BEGIN { printf "%-18s %18.2f %22.1f\n", a, (tps > 0 ? 100 / tps : 0), tps }'
+    read -r _ tps < <(measure -c "$CLIENTS" -j 4 -t 1 -f "$work/$a.hold.sql")
+    awk -v a="$a" -v n="$CLIENTS" -v tps="$tps" 'BEGIN { printf "%-18s %18.2f %22.1f\n", a, (tps > 0 ? n / tps : 0), tps }'
 done

@@ -13,6 +13,8 @@
 # preloaded, idseq.node_id set and max_connections above 32.
 set -euo pipefail
 SECONDS_PER_POINT=${SECONDS_PER_POINT:-5}
+# how long each pgbench point runs (BENCH_SMOKE: a couple of transactions)
+PGBENCH_LENGTH=${PGBENCH_LENGTH:--T $SECONDS_PER_POINT}
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 main_host=$PGHOST main_port=$PGPORT main_db=${PGDATABASE:-postgres}
@@ -75,7 +77,7 @@ done
 # ---- 2. ids per second ----
 tps() { # host port clients script -> tps
     local out jobs=$(( $3 < 2 ? 1 : 2 ))
-    out=$(PGHOST=$1 PGPORT=$2 PGDATABASE=$(db_of "$1") pgbench -n -M prepared -c "$3" -j "$jobs" -T "$SECONDS_PER_POINT" -f "$4" 2>&1) \
+    out=$(PGHOST=$1 PGPORT=$2 PGDATABASE=$(db_of "$1") pgbench -n -M prepared -c "$3" -j "$jobs" $PGBENCH_LENGTH -f "$4" 2>&1) \
         || { echo "pgbench failed: $out" >&2; echo 0; return; }
     sed -n 's/^tps = \([0-9.]*\) .*/\1/p' <<<"$out"
 }

@@ -11,8 +11,8 @@
 #      generator waits and the figure is its cost per id;
 #   3. ids per millisecond at the cap, one session flat out (2*10^6 ids), and how far ahead
 #      of the clock the last id's time was;
-#   4. ids per second with pgbench -M prepared at 1, 2 and 8 clients (1000 ids per
-#      transaction, SECONDS_PER_POINT, default 5, per point).
+#   4. ids per second with pgbench -M prepared at 1, 2 and 8 clients (1000 and 10,000 ids
+#      per transaction, SECONDS_PER_POINT, default 5, per point).
 # Rows marked "max_ahead 60 s" run with idseq.snowflake_max_ahead_ms = 60000 (set for that row
 # only, server-wide, then reset): a spent millisecond moves on into the next ones, as pgEdge's
 # generator always does, but never more than a minute ahead of the clock. They use a layout of
@@ -25,6 +25,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${RUNS:-7}
 SECONDS_PER_POINT=${SECONDS_PER_POINT:-5}
+# how long each pgbench point runs (BENCH_SMOKE: a couple of transactions)
+PGBENCH_LENGTH=${PGBENCH_LENGTH:--T $SECONDS_PER_POINT}
 q() { psql -X -Atq -v ON_ERROR_STOP=1 "$@"; }
 
 echo "load before: $(uptime | sed 's/.*load average/load average/')"
@@ -165,11 +167,15 @@ cap "$ahead_label" "snowflake_nextval('bench_tw')" 22 1288834974657
 ahead 0
 
 echo
-echo "4. ids per second, pgbench -M prepared, 1000 ids per transaction, ${SECONDS_PER_POINT} s per point"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-printf '%-48s %12s %12s %12s\n' generator "1 client" "2 clients" "8 clients"
 declare -A ips
+# A transaction also costs its round trip and statement (some 100 us here): 1000 ids per
+# transaction shows the generators with that overhead, 10,000 mostly without it.
+for per_tx in 1000 10000; do
+echo
+echo "4. ids per second, pgbench -M prepared, $per_tx ids per transaction, ${SECONDS_PER_POINT} s per point"
+printf '%-48s %12s %12s %12s\n' generator "1 client" "2 clients" "8 clients"
 for r in "nextval, CACHE 1|nextval('bench_pg.c1')|" "nextval, CACHE 100|nextval('bench_pg.c100')|" \
          "pgEdge snowflake.nextval()|snowflake.nextval()|1" "snowflake_nextval() [built-in layout]|snowflake_nextval()|" \
          "snowflake_nextval('bench_w18') [wide]|snowflake_nextval('bench_w18')|" \
@@ -177,12 +183,12 @@ for r in "nextval, CACHE 1|nextval('bench_pg.c1')|" "nextval, CACHE 100|nextval(
     IFS='|' read -r label expr needs ms <<<"$r"
     if [ -n "$needs" ] && [ -z "$pgedge" ]; then printf '%-48s %s\n' "$label" "(skipped)"; continue; fi
     [ -z "$ms" ] || ahead "$ms"
-    echo "SELECT count($expr) FROM (SELECT generate_series(1, 1000)) s;" >"$work/s.sql"
+    echo "SELECT count($expr) FROM (SELECT generate_series(1, $per_tx)) s;" >"$work/s.sql"
     row=$(printf '%-48s' "$label")
     for c in 1 2 8; do
-        out=$(pgbench -n -M prepared -c "$c" -j $((c < 2 ? 1 : 2)) -T "$SECONDS_PER_POINT" -f "$work/s.sql" 2>&1) || out=
+        out=$(pgbench -n -M prepared -c "$c" -j $((c < 2 ? 1 : 2)) $PGBENCH_LENGTH -f "$work/s.sql" 2>&1) || out=
         t=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' <<<"$out")
-        ips["$label,$c"]=$(awk -v t="${t:-0}" 'BEGIN { printf "%.0f", t * 1000 }')
+        ips["$label,$c"]=$(awk -v t="${t:-0}" -v n="$per_tx" 'BEGIN { printf "%.0f", t * n }')
         row+=$(printf ' %12s' "${ips["$label,$c"]}")
     done
     [ -z "$ms" ] || ahead 0
@@ -195,8 +201,9 @@ if [ -n "$pgedge" ]; then
             row+=$(awk -v a="${ips["$l,$c"]}" -v b="${ips["pgEdge snowflake.nextval(),$c"]}" \
                 'BEGIN { printf " %12s", (b > 0 ? sprintf("%.2fx", a / b) : "-") }')
         done
-        echo "$row"
+        echo "$row ($per_tx ids/tx)"
     done
 fi
+done
 echo "load after: $(uptime | sed 's/.*load average/load average/')"
 q -c "DROP SCHEMA IF EXISTS bench_pg CASCADE" >/dev/null 2>&1 || true

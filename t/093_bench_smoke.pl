@@ -1,0 +1,49 @@
+# The benchmark still runs: `make bench` is never a timed test, but a benchmark that breaks
+# silently (a case that no longer matches the extension) is found only when someone needs
+# its figures. bench/run.sh with BENCH_SMOKE=1 runs every case once at a tiny size against a
+# preloaded cluster like make bench's; this asserts that it exits 0, that every case ran to
+# its end (each prints its last table), and that no SQL error was printed. Figures are not
+# looked at.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+
+my $node = PostgreSQL::Test::Cluster->new('bench_smoke');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'idseq'
+idseq.node_id = 1
+max_connections = 120
+fsync = off
+});
+$node->start;
+
+my ($out, $err);
+{
+    local $ENV{PGHOST} = $node->host;
+    local $ENV{PGPORT} = $node->port;
+    local $ENV{PGDATABASE} = 'postgres';
+    local $ENV{BENCH_SMOKE} = '1';
+    my $ok = IPC::Run::run([ 'bash', 'bench/run.sh' ], '<', \undef, '>', \$out, '2>', \$err);
+    ok($ok, 'bench/run.sh (BENCH_SMOKE=1) exits 0') or diag("stdout:\n$out\nstderr:\n$err");
+}
+my @cases = map { s{^bench/}{}r } sort glob('bench/cases/*');
+cmp_ok(scalar @cases, '>=', 7, 'the benchmark has its cases');
+for my $c (@cases) {
+    like($out, qr/^-- \Q$c\E$/m, "$c ran");
+}
+# the last table of each kind of case
+like($out, qr/^ *codecs +\| idseq_decode/m, 'the SQL cases filled the main table');
+like($out, qr/the seed's blocking test: .*\n.*\n(?:.*\n){2}nextval_code/m, '31_blocking.sh: its last table');
+like($out, qr/ids per second \(pgbench -M prepared, 1000 ids per transaction.*\n.*\n(?:.*\n)*snowflake_nextval\(\) \[no preload\]/m,
+    '41_snowflake_pgbench.sh: its last table');
+like($out, qr/^snowflake_nextval\(\) \[built-in, max_ahead 60 s\] +\d+ +\d+ +\d+$/m,
+    '42_snowflake_pgedge.sh: its pgbench table, to the run-ahead row');
+unlike($out . $err, qr/^(?:psql:.*)?ERROR:/m, 'no SQL error');
+is($node->safe_psql('postgres', "SELECT setting FROM pg_settings WHERE name = 'idseq.snowflake_max_ahead_ms'"),
+    '0', 'the run-ahead rows reset the setting');
+$node->stop;
+done_testing();
