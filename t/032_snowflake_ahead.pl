@@ -25,7 +25,13 @@ sub set_ahead
 {
     my ($ms) = @_;
     $node->safe_psql('postgres', "LOAD 'idseq'; ALTER SYSTEM SET idseq.snowflake_max_ahead_ms = $ms; SELECT pg_reload_conf()");
-    $node->poll_query_until('postgres', "SELECT current_setting('idseq.snowflake_max_ahead_ms') IN ('${ms}ms', '$ms')")
+    # as SHOW prints it: the largest whole unit
+    my $shown = $ms == 0 ? '0'
+      : $ms % 3600000 == 0 ? ($ms / 3600000) . 'h'
+      : $ms % 60000 == 0 ? ($ms / 60000) . 'min'
+      : $ms % 1000 == 0 ? ($ms / 1000) . 's'
+      : "${ms}ms";
+    $node->poll_query_until('postgres', "SELECT current_setting('idseq.snowflake_max_ahead_ms') IN ('$shown', '$ms')")
       or die "the reload did not take";
 }
 
@@ -108,7 +114,45 @@ for my $path ('shared', 'plain') {
     ($inc, $max, $ahead) = burst(300000);
     is($inc, 't', "$path, back to 0: ids increase");
     ok($max > $after, "$path, back to 0: above the ids before");
-    $node->safe_psql('postgres', "LOAD 'idseq'; ALTER SYSTEM RESET idseq.snowflake_max_ahead_ms; SELECT pg_reload_conf()");
+
+    # Found by an outside attacker (ids ahead of the clock for any reason used to go on
+    # without waiting, so sustained load widened the gap without limit). A layout of 2 ids
+    # per ms, whose unit fills at once: every burst below is above its capacity.
+    $node->safe_psql('postgres', "SELECT snowflake_create_layout('tiny_$path', '2024-01-01+00', 'time:41,node:10,seq:1')");
+    $node->safe_psql('postgres', "SELECT snowflake_create_layout('tinyc_$path', '2024-01-01+00', 'time:41,node:10,seq:1')");
+    my $tiny = sub {
+        my ($n, $layout) = @_;
+        $layout //= "tiny_$path";
+        return $node->safe_psql('postgres', qq{
+            SELECT round(extract(epoch FROM max(snowflake_timestamp(id, '$layout') - c)) * 1000, 3)
+              FROM (SELECT snowflake_nextval('$layout') AS id, clock_timestamp() AS c
+                      FROM generate_series(1, $n) OFFSET 0) s});
+    };
+    # the setting lowered by reload after a burst: the ids keep the gap they had, no more
+    set_ahead(3000);
+    my $a3000 = $tiny->(8000);
+    cmp_ok($a3000, '<=', 3000, "$path, tiny layout at 3 s: at most 3 s ahead ($a3000 ms)");
+    set_ahead(3);
+    my $a3 = $tiny->(2000);
+    cmp_ok($a3, '<=', $a3000 + 1,
+        "$path, lowered to 3 ms under load: no further ahead than the gap it had + 1 unit ($a3 ms, had $a3000 ms)");
+    set_ahead(0);
+    # a crash with a lease of 1 s, then load above the capacity, then a crash: drift stays
+    # within one lease (+ 1 unit) and does not add up (a layout of its own, whose ids start
+    # at the clock: tiny_$path's are still ahead from the burst above)
+    $node->safe_psql('postgres', "ALTER SYSTEM SET idseq.snowflake_lease_ms = 1000; SELECT pg_reload_conf()");
+    $tiny->(10, "tinyc_$path");
+    my $worst = 0;
+    for my $crash (1 .. 2) {
+        $node->stop('immediate');
+        $node->start;
+        my $after_crash = $tiny->(1, "tinyc_$path");
+        my $under_load = $tiny->(1200, "tinyc_$path");
+        $worst = $after_crash if $after_crash > $worst;
+        $worst = $under_load if $under_load > $worst;
+    }
+    cmp_ok($worst, '<=', 1001, "$path: after crashes with a 1 s lease, under load above the capacity, ids at most one lease + 1 unit ahead ($worst ms)");
+    $node->safe_psql('postgres', "LOAD 'idseq'; ALTER SYSTEM RESET idseq.snowflake_max_ahead_ms; ALTER SYSTEM SET idseq.snowflake_lease_ms = 0; SELECT pg_reload_conf()");
     $node->stop;
 }
 

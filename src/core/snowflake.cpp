@@ -415,15 +415,33 @@ Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t rand
         fail(ErrorKind::OutOfRange, "snowflake layout " + quoted(layout.name) + " has run out of time bits",
              time_range_detail(layout), "Use a layout with a later epoch or more time bits.");
 
+    // The lead: how far beyond ahead_units the ids are tolerated ahead of the clock (see
+    // GenState::lead). Ids further ahead than ever tolerated were put there by an event, not
+    // by this generator's pace (which never passes the frontier): keep that gap, plus the
+    // unit a spent unit moves on to. Otherwise the lead follows the gap down, one unit of
+    // slack kept so that waiting one unit at the frontier does not shrink it, and is 0 once
+    // the ids are within ahead_units of the clock.
+    const int64_t ahead = std::max<int64_t>(ahead_units, 0);
+    const i128 excess = state.last_unit < 0 ? 0 : i128{state.last_unit} - now_unit - ahead;
+    int64_t lead = state.lead;
+    if (excess > lead)
+        lead = saturate(excess + 1);
+    else if (excess <= 0)
+        lead = 0;
+    else
+        lead = std::min<int64_t>(lead, saturate(excess + 1));
     // The frontier: the last unit ids may use while the clock is in now_unit.
-    const i128 frontier = i128{now_unit} + std::max<int64_t>(ahead_units, 0);
-    if (unit > frontier && state.last_unit <= frontier)
+    const i128 frontier = i128{now_unit} + ahead + lead;
+    if (unit > frontier && state.last_unit <= frontier) {
+        state.lead = lead;
         return Step{Step::WaitForClock, saturate(i128{unit} - (frontier - now_unit)), 0, clock_back};
+    }
     if (unit > state.reserved_unit)
         return Step{Step::NeedReservation, unit, 0, clock_back};
     state.last_unit = unit;
     state.counter = counter;
     state.last_now = now_unit;
+    state.lead = lead;
     return Step{Step::Issue, unit, counter, clock_back};
 }
 

@@ -144,6 +144,11 @@ struct GenState {
     int64_t counter = 0; // counter of the last id issued, or kCounterSpent
     int64_t reserved_unit = -1; // durable high-water mark: ids with unit <= it may be issued
     int64_t last_now = INT64_MIN; // clock reading (unit) at the last issue (INT64_MIN: none)
+    // Units the ids may be ahead of the clock beyond ahead_units, because something other
+    // than the generator's own pace put them there (the clock stepped back, a restart above
+    // the clock, a smaller setting): that gap is kept, never widened, and shrinks as the
+    // clock catches up. See next().
+    int64_t lead = 0;
 };
 
 struct Step {
@@ -169,11 +174,14 @@ int64_t counter_space(const Layout& layout);
 //  - otherwise (same unit, or the clock is behind: stepped back, or behind a high-water
 //    mark after restart_from): the counter goes up by one in last_unit; when the unit's
 //    counter space is spent, it moves on to last_unit + 1 -- unless last_unit is the
-//    frontier, now_unit + ahead_units: then it is WaitForClock(last_unit + 1 - ahead_units),
-//    the clock unit at which last_unit + 1 is within the frontier again. With ahead_units = 0
-//    (Twitter's rule) a spent unit waits for the clock's next unit; with ahead_units = A a
-//    burst may run up to A units ahead of the clock before it waits. Ids already past the
-//    frontier (a clock stepped back, or a restart above the clock) go on without waiting.
+//    frontier, now_unit + ahead_units + state.lead: then it is WaitForClock(the clock unit
+//    at which last_unit + 1 is within the frontier again). With ahead_units = 0 (Twitter's
+//    rule) a spent unit waits for the clock's next unit; with ahead_units = A a burst may run
+//    up to A units ahead of the clock before it waits. Ids found further ahead than that (a
+//    clock stepped back, a restart above the clock, a smaller ahead_units) set state.lead to
+//    their gap plus the one unit a spent unit needs, so they go on without waiting for the
+//    clock to catch up, but never at more than the layout's capacity: the gap never widens,
+//    and lead shrinks as the clock catches up (to 0 once the ids are within A of it).
 // Then the unit must be covered by reserved_unit, else NeedReservation.
 // Throws Error(OutOfRange), leaving state unchanged, when the unit would not fit the time
 // field, or when a fresh state (nothing issued) sees a clock before the epoch.

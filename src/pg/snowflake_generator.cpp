@@ -390,8 +390,10 @@ int64 nextval_slow(Entry* e, int32 node)
         Step step{};
         bool ok = idseq::pg::try_run(spin_error, [&] {
             GenState st = idseq::rebuild_state(e->layout, known, last_id, e->base_mark, e->mark, node);
+            st.lead = e->lead;
             now_unit = idseq::unit_of(e->layout, now_us);
             step = idseq::next(e->layout, st, now_unit, rnd, ahead);
+            e->lead = st.lead;
             if (step.kind == Step::Issue)
                 id = idseq::compose(e->layout, step.unit, node, step.counter, rnd);
         });

@@ -99,6 +99,7 @@ struct Entry {
     int64 base_mark = -1; // ... as first read (the restart point while the last id is unknown)
     int64 mark = -1; // ... and as last read or written
     int64 last_clock_unit = INT64_MIN; // slow path: this backend's clock at its last id
+    int64 lead = 0; // slow path: this backend's GenState::lead (the shared state is rebuilt per id)
     int64 last_warning_us = INT64_MIN;
 };
 
