@@ -1529,6 +1529,11 @@ TEST(SnowflakeDurable, CrashesInQuickSuccessionStayWithinOneLease)
 TEST(SnowflakeGenerator, RunsAheadOfTheClockUpToTheFrontierThenWaits)
 {
     Layout l = parse_layout("quad", 0, "time:20,seq:2", 1); // 4 ids per unit
+    // n ids in a row, each an Issue step, with the clock in unit clock
+    auto issue = [&](GenState& st, int n, int64_t clock, int64_t ahead) {
+        for (int i = 0; i < n; ++i)
+            ASSERT_EQ(next(l, st, clock, 0, ahead).kind, Step::Issue) << i;
+    };
     GenState s;
     s.reserved_unit = 1000;
     std::vector<int64_t> units;
@@ -1549,8 +1554,7 @@ TEST(SnowflakeGenerator, RunsAheadOfTheClockUpToTheFrontierThenWaits)
     // ahead = 0: the same state waits for the clock's next unit, as without the setting
     GenState t;
     t.reserved_unit = 1000;
-    for (int i = 0; i < 4; ++i)
-        ASSERT_EQ(next(l, t, 10, 0, 0).kind, Step::Issue);
+    issue(t, 4, 10, 0);
     Step w0 = next(l, t, 10, 0, 0);
     EXPECT_EQ(w0.kind, Step::WaitForClock);
     EXPECT_EQ(w0.unit, 11);
@@ -1560,13 +1564,11 @@ TEST(SnowflakeGenerator, RunsAheadOfTheClockUpToTheFrontierThenWaits)
     // allowed) is kept, plus the one unit a spent unit moves on to
     GenState b;
     b.reserved_unit = 1000;
-    for (int i = 0; i < 4; ++i)
-        ASSERT_EQ(next(l, b, 100, 0, 3).kind, Step::Issue);
+    issue(b, 4, 100, 3);
     Step past = next(l, b, 50, 0, 3); // unit 100 is spent, the clock 50 units back
     ASSERT_EQ(past.kind, Step::Issue);
     EXPECT_EQ(past.unit, 101);
-    for (int i = 0; i < 3; ++i)
-        ASSERT_EQ(next(l, b, 50, 0, 3).kind, Step::Issue);
+    issue(b, 3, 50, 3);
     Step hold = next(l, b, 50, 0, 3); // 101 spent: 102 would widen the gap
     ASSERT_EQ(hold.kind, Step::WaitForClock);
     EXPECT_EQ(hold.unit, 51); // one unit of the clock
@@ -1576,13 +1578,11 @@ TEST(SnowflakeGenerator, RunsAheadOfTheClockUpToTheFrontierThenWaits)
     // the setting lowered (3 -> 0) with ids 3 units ahead: they keep that gap, no more
     GenState d;
     d.reserved_unit = 1000;
-    for (int i = 0; i < 16; ++i)
-        ASSERT_EQ(next(l, d, 10, 0, 3).kind, Step::Issue); // units 10..13
+    issue(d, 16, 10, 3); // units 10..13
     Step low = next(l, d, 10, 0, 0);
     EXPECT_EQ(low.kind, Step::Issue); // the one unit past the gap found
     EXPECT_EQ(low.unit, 14);
-    for (int i = 0; i < 3; ++i)
-        ASSERT_EQ(next(l, d, 10, 0, 0).kind, Step::Issue);
+    issue(d, 3, 10, 0);
     EXPECT_EQ(next(l, d, 10, 0, 0).kind, Step::WaitForClock);
     // the clock catches up with no demand: the lead is gone, ahead 0 holds again
     Step caught = next(l, d, 20, 0, 0);
@@ -1593,8 +1593,7 @@ TEST(SnowflakeGenerator, RunsAheadOfTheClockUpToTheFrontierThenWaits)
     // a reservation is still needed past the durable mark
     GenState r;
     r.reserved_unit = 11;
-    for (int i = 0; i < 8; ++i)
-        ASSERT_EQ(next(l, r, 10, 0, 3).kind, Step::Issue);
+    issue(r, 8, 10, 3);
     Step need = next(l, r, 10, 0, 3);
     EXPECT_EQ(need.kind, Step::NeedReservation);
     EXPECT_EQ(need.unit, 12);
