@@ -478,6 +478,82 @@ void restart_from(GenState& state, int64_t durable_unit)
     state.last_now = INT64_MIN;
 }
 
+namespace {
+int counter_bits(const Layout& layout) { return layout[layout.has(Field::Seq) ? Field::Seq : Field::Rand].width; }
+} // namespace
+
+uint64_t pack_position(const Layout& layout, const Position& pos)
+{
+    if (pos.last_unit < 0)
+        return 0;
+    const int cb = counter_bits(layout), nb = layout[Field::Node].width;
+    const uint64_t counter = static_cast<uint64_t>(std::min(pos.counter, counter_space(layout) - 1));
+    const uint64_t node = static_cast<uint64_t>(pos.node) & static_cast<uint64_t>(layout.max_value(Field::Node));
+    return ((static_cast<uint64_t>(pos.last_unit) + 1) << (nb + cb)) | (node << cb) | counter;
+}
+
+Position unpack_position(const Layout& layout, uint64_t word)
+{
+    Position pos;
+    if (word == 0)
+        return pos;
+    const int cb = counter_bits(layout), nb = layout[Field::Node].width;
+    pos.counter = static_cast<int64_t>(word & static_cast<uint64_t>(Layout::ones(cb)));
+    pos.node = static_cast<int64_t>((word >> cb) & static_cast<uint64_t>(Layout::ones(nb)));
+    pos.last_unit = static_cast<int64_t>(word >> (nb + cb)) - 1;
+    return pos;
+}
+
+uint64_t position_of(const Layout& layout, const GenState& state, int64_t node)
+{
+    return pack_position(layout, Position{state.last_unit, layout.has(Field::Node) ? node : 0, state.counter});
+}
+
+GenState state_at(const Layout& layout, uint64_t word, int64_t node, int64_t reserved_unit, int64_t last_now,
+                  int64_t lead)
+{
+    const Position pos = unpack_position(layout, word);
+    GenState state;
+    state.last_unit = pos.last_unit;
+    state.counter = pos.counter;
+    if (pos.last_unit >= 0 && layout.has(Field::Node) && pos.node != node)
+        finish_unit(state);
+    state.reserved_unit = reserved_unit;
+    state.last_now = last_now;
+    state.lead = lead;
+    return state;
+}
+
+bool fast_next(const Layout& layout, uint64_t word, int64_t node, int64_t now_unit, int64_t reserved_unit,
+               uint64_t random64, int64_t ahead_units, FastIssue& out)
+{
+    const Position pos = unpack_position(layout, word);
+    if (now_unit < 0)
+        return false; // before the epoch: next() decides (an error, or ids ahead of the clock)
+    const int64_t ahead = std::max<int64_t>(ahead_units, 0);
+    // next()'s lead stays 0 only while the last id is within ahead units of the clock.
+    if (pos.last_unit >= 0 && i128{pos.last_unit} - now_unit > ahead)
+        return false;
+    const bool same_node = !layout.has(Field::Node) || pos.node == node;
+    int64_t unit, counter;
+    if (now_unit > pos.last_unit) {
+        unit = now_unit;
+        counter = counter_start(layout, random64);
+    } else if (same_node && pos.counter < counter_space(layout) - 1) {
+        unit = pos.last_unit;
+        counter = pos.counter + 1;
+    } else {
+        unit = pos.last_unit + 1; // pos.last_unit <= now_unit + ahead: no overflow
+        counter = counter_start(layout, random64);
+    }
+    if (unit > layout.max_value(Field::Time) || i128{unit} > i128{now_unit} + ahead || unit > reserved_unit)
+        return false;
+    out.unit = unit;
+    out.counter = counter;
+    out.word = pack_position(layout, Position{unit, layout.has(Field::Node) ? node : 0, counter});
+    return true;
+}
+
 int64_t ClockWaiter::spin_window_us() const { return std::min(overshoot_us_ + kSpinMarginUs, kMaxSpinUs); }
 
 int64_t ClockWaiter::sleep_for(int64_t now_us, int64_t target_us) const

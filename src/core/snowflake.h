@@ -210,6 +210,45 @@ void restart_from(GenState& state, int64_t durable_unit);
 // Marks the current unit as spent, so the next id starts a new unit.
 inline void finish_unit(GenState& state) { state.counter = kCounterSpent; }
 
+// ---- The lock-free position -------------------------------------------------------------
+//
+// The shared-memory generator keeps its last id's (unit, node, counter) in one 64-bit word,
+// so that one compare-and-swap issues an id: ((unit + 1) << (node + counter bits)) |
+// (node << counter bits) | counter, where the counter's bits are seq's, else rand's, else
+// none. 0 means nothing issued. Words compare as the ids they stand for compare in a unit of
+// one node, and every unit holds one node's ids (an id for another node than the word's
+// starts a new unit), so a word that only ever grows by compare-and-swap never issues an id
+// twice. A spent unit (kCounterSpent) is stored as its last counter, which next() treats the
+// same way. Fits: time + node + counter bits <= kMaxLayoutBits, so unit + 1 fits beside them.
+struct Position {
+    int64_t last_unit = -1; // -1: nothing issued
+    int64_t node = 0; // the node of last_unit's ids (0 for a layout without a node field)
+    int64_t counter = 0;
+};
+uint64_t pack_position(const Layout& layout, const Position& pos);
+Position unpack_position(const Layout& layout, uint64_t word);
+// The position of a state whose ids carry node (kCounterSpent packs as the last counter).
+uint64_t position_of(const Layout& layout, const GenState& state, int64_t node);
+// The GenState next() needs for a backend whose node id is node: the word's last unit and
+// counter -- spent when the word's node is another (a node change starts a new unit) --
+// with the other fields given.
+GenState state_at(const Layout& layout, uint64_t word, int64_t node, int64_t reserved_unit, int64_t last_now,
+                  int64_t lead);
+
+// next() in its common case, without a lock: the state at word (for node) with lead 0 and
+// a clock reading no earlier than the last issue's (the caller checks both). Returns true
+// and the issued id's unit, counter and new word when next() would issue the id with its lead
+// staying 0 (the ids within ahead_units of the clock, the unit reserved, inside the time
+// field); false when next() must decide (a reservation, a wait, a lead, an error). Never
+// throws. The unit tests check it against next() over random states.
+struct FastIssue {
+    uint64_t word;
+    int64_t unit;
+    int64_t counter;
+};
+bool fast_next(const Layout& layout, uint64_t word, int64_t node, int64_t now_unit, int64_t reserved_unit,
+               uint64_t random64, int64_t ahead_units, FastIssue& out);
+
 // ---- Waiting for the clock --------------------------------------------------------------
 //
 // A WaitForClock step means: the unit's counter is spent, come back when the clock reaches

@@ -23,11 +23,16 @@
 //      postmaster saves it in a file at a clean shutdown, for the next start only; see
 //      "Clean shutdown" in snowflake_shmem.cpp).
 //
-// Fast path (idseq in shared_preload_libraries): one slot per (database, layout) holds S under
-// a spinlock; each id is one core step (next()) under it, clock read included -- no WAL, no
-// buffer lock. A step that needs a reservation moves H (outside the spinlock) and publishes
-// it in S. The first use of a slot after a start takes the layout's lock, reads H, sets P to
-// unknown and does restart_from(S, H).
+// Fast path (idseq in shared_preload_libraries): one slot per (database, layout) holds S in
+// atomics -- the last id's (unit, node, counter) packed in one word, the reserved unit, the
+// last clock reading, the lead -- no WAL, no buffer lock. The common id (the clock not behind,
+// no lead, the unit reserved, within max_ahead of the clock) is one compare-and-swap of the
+// word without a lock (try_lock_free); every other step (a reservation, a wait for the clock,
+// a lead, a clock step-back, the first id after a set-up) runs next() under the slot's
+// spinlock and issues with a compare-and-swap of the word too. A step that needs a
+// reservation moves H (outside the spinlock) and publishes it in S. The first use of a slot
+// after a start takes the layout's lock, reads H, sets P to unknown and does
+// restart_from(S, H).
 // Slow path (no preload, or no free slot): each id locks P's buffer (an LWLock, as nextval
 // locks its sequence's), rebuilds the state from P -- or, when P is unknown, restarts from
 // H as the backend first read it -- runs the same core step, writes the new id into P and
@@ -259,9 +264,25 @@ bool slot_matches(const Slot* s, const Entry* e)
         s->fingerprint == e->fingerprint;
 }
 
+// GenState::last_now in Slot::last_now: the sign bit flipped, so that readings order as
+// unsigned words and the lock-free path can raise it with a compare-and-swap.
+uint64 now_word(int64 unit) { return (uint64) unit ^ (UINT64CONST(1) << 63); }
+int64 now_of(uint64 word) { return (int64) (word ^ (UINT64CONST(1) << 63)); }
+
+// Raises Slot::last_now to the reading unit (never lowers it).
+void raise_last_now(Slot* s, int64 unit)
+{
+    const uint64 w = now_word(unit);
+    uint64 seen = pg_atomic_read_u64(&s->last_now);
+    while (seen < w && !pg_atomic_compare_exchange_u64(&s->last_now, &seen, w)) {
+    }
+}
+
 // First use of the slot since the server started (or since the layout's relations changed):
-// restart from the durable mark, and make the slow path's last id unknown.
-void init_slot(const Entry* e)
+// restart from the durable mark, and make the slow path's last id unknown. Lock-free issuers
+// see epoch 0 from the start of the set-up on, and drop an id whose compare-and-swap they
+// cannot prove came before it (nextval_fast).
+void init_slot(Entry* e)
 {
     Slot* s = e->slot;
     lock_layout(e);
@@ -276,21 +297,44 @@ void init_slot(const Entry* e)
         // last id is the last one issued, so the ids go on from it, with no lease lost.
         const bool resume = s->saved && s->state_relid == e->state_relid && s->last_relid == e->last_relid &&
             s->fingerprint == e->fingerprint;
-        if (s->fingerprint != e->fingerprint) // another definition: its units mean something else
-            s->state = GenState{};
-        bool done = idseq::pg::try_run(spin_error, [&] {
-            if (resume)
-                s->state = idseq::resume_saved(s->state, mark);
-            else
-                idseq::restart_from(s->state, mark);
-        });
+        // Another definition: its words and units mean something else.
+        const bool same_definition = s->fingerprint == e->fingerprint;
+        pg_atomic_write_u32(&s->epoch, 0);
+        pg_memory_barrier();
+        GenState st{};
+        bool done;
+        for (;;) {
+            uint64 old = pg_atomic_read_u64(&s->word), word = 0;
+            done = idseq::pg::try_run(spin_error, [&] {
+                const idseq::Position p = idseq::unpack_position(e->layout, same_definition ? old : 0);
+                st = GenState{};
+                st.last_unit = p.last_unit;
+                st.counter = p.counter;
+                if (resume)
+                    st = idseq::resume_saved(st, mark);
+                else
+                    idseq::restart_from(st, mark);
+                word = idseq::pack_position(e->layout, idseq::Position{st.last_unit, p.node, st.counter});
+            });
+            // A lock-free issuer of the old set-up may still move the word: it then drops its id.
+            if (!done || pg_atomic_compare_exchange_u64(&s->word, &old, word))
+                break;
+        }
+        pg_atomic_write_u64(&s->reserved, (uint64) st.reserved_unit);
+        pg_atomic_write_u64(&s->last_now, now_word(INT64_MIN));
+        if (!same_definition)
+            pg_atomic_write_u64(&s->lead, 0);
         s->state_relid = e->state_relid;
         s->last_relid = e->last_relid;
         s->fingerprint = e->fingerprint;
-        if (!resume)
-            s->last_node = -1;
         s->saved = false;
         s->ready = done;
+        if (done) {
+            if (++s->generation == 0)
+                s->generation = 1;
+            pg_write_barrier();
+            pg_atomic_write_u32(&s->epoch, s->generation);
+        }
         SpinLockRelease(&s->mutex);
         if (!done)
             idseq::pg::report(spin_error);
@@ -303,9 +347,65 @@ void reserve_fast(const Entry* e, int64 unit, int64 now_unit)
     Slot* s = e->slot;
     int64 mark = reserve(e, unit, now_unit);
     SpinLockAcquire(&s->mutex);
-    if (slot_matches(s, e) && s->state.reserved_unit < mark)
-        s->state.reserved_unit = mark;
+    if (slot_matches(s, e) && (int64) pg_atomic_read_u64(&s->reserved) < mark)
+        pg_atomic_write_u64(&s->reserved, (uint64) mark);
     SpinLockRelease(&s->mutex);
+}
+
+// The common id without a lock (idseq::fast_next: no step back of the clock, no lead, the
+// unit reserved, the ids within max_ahead of the clock): one compare-and-swap of the word.
+// Why it agrees with the locked steps:
+//  - every change of the word is a compare-and-swap from the value its step was computed
+//    from, so ids leave the word in one order, each above the last (idseq::pack_position);
+//  - Slot::last_now is read before the clock, by the locked steps too, and only ever holds a
+//    reading taken before it was stored: a reading below it is a real step back of the clock,
+//    which the locked step handles, so the lock-free id never hides one;
+//  - a unit is issued only when Slot::reserved, read before the compare-and-swap, covers it,
+//    and reserved is written only after its mark is durable (reserve);
+//  - a set-up (init_slot) writes epoch 0 before it touches the word and a new epoch after:
+//    an issuer that finds the epoch changed after its compare-and-swap cannot tell whether
+//    its id came before the set-up, so it drops it (a gap) and starts over.
+// Returns false when the locked step must decide.
+bool try_lock_free(Entry* e, int32 node, int64 ahead, uint64 rnd, int64& id)
+{
+    Slot* s = e->slot;
+    for (;;) {
+        const uint32 epoch = pg_atomic_read_u32(&s->epoch);
+        if (epoch == 0 || epoch != e->slot_epoch || pg_atomic_read_u64(&s->lead) != 0)
+            return false;
+        pg_read_barrier();
+        const uint64 last_now = pg_atomic_read_u64(&s->last_now);
+        pg_read_barrier();
+        const int64 now_unit = idseq::unit_of(e->layout, now_unix_us());
+        if (now_word(now_unit) < last_now)
+            return false;
+        const int64 reserved = (int64) pg_atomic_read_u64(&s->reserved);
+        // The first compare-and-swap expects the word this backend left: right whenever no
+        // other backend issued since, and otherwise it fails with the word's line already
+        // taken for writing, so the second one, from the word it returned, is a local hit.
+        uint64 word = e->slot_word;
+        bool current = false;
+        idseq::FastIssue fi;
+        for (;;) {
+            if (!idseq::fast_next(e->layout, word, node, now_unit, reserved, rnd, ahead, fi)) {
+                if (current)
+                    return false;
+                word = pg_atomic_read_u64(&s->word);
+                current = true;
+                continue;
+            }
+            if (pg_atomic_compare_exchange_u64(&s->word, &word, fi.word))
+                break;
+            current = true; // another id came first: step from the word it left
+        }
+        e->slot_word = fi.word;
+        if (pg_atomic_read_u32(&s->epoch) != epoch)
+            continue; // set up again meanwhile: drop the id
+        if (now_word(now_unit) > last_now)
+            raise_last_now(s, now_unit);
+        id = compose_id(e, Step{Step::Issue, fi.unit, fi.counter, 0}, node, rnd);
+        return true;
+    }
 }
 
 } // namespace
@@ -316,24 +416,50 @@ int64 nextval_fast(Entry* e, int32 node)
     const int64 ahead = ahead_units_of(e);
     for (;;) {
         uint64 rnd = e->has_rand ? pg_prng_uint64(&pg_global_prng_state) : 0;
+        int64 id;
+        if (try_lock_free(e, node, ahead, rnd, id))
+            return id;
+
+        // The locked step: next() on the state the atomics hold, under the mutex, so that
+        // steps that reserve, wait, lead or see the clock go back are taken one at a time;
+        // its id is a compare-and-swap of the word too, retried when a lock-free id came first.
         Step step{};
         int64 now_us = 0, now_unit = 0;
         bool ready, ok = true;
-
         SpinLockAcquire(&s->mutex);
         ready = slot_matches(s, e);
         if (ready) {
-            // The clock is read under the lock, so readings and issues are in one order and
-            // a reading below the last one is a real step back of the clock.
-            now_us = now_unix_us();
-            ok = idseq::pg::try_run(spin_error, [&] {
-                now_unit = idseq::unit_of(e->layout, now_us);
-                if (e->has_node && s->last_node != node)
-                    idseq::finish_unit(s->state); // the node id changed: a new unit keeps ids increasing
-                step = idseq::next(e->layout, s->state, now_unit, rnd, ahead);
-            });
-            if (ok && step.kind == Step::Issue)
-                s->last_node = node;
+            e->slot_epoch = pg_atomic_read_u32(&s->epoch);
+            for (;;) {
+                const uint64 last_now = pg_atomic_read_u64(&s->last_now);
+                pg_read_barrier();
+                now_us = now_unix_us(); // after last_now: a reading below it is a real step back
+                uint64 word = pg_atomic_read_u64(&s->word), next_word = 0;
+                GenState st;
+                ok = idseq::pg::try_run(spin_error, [&] {
+                    now_unit = idseq::unit_of(e->layout, now_us);
+                    st = idseq::state_at(e->layout, word, node, (int64) pg_atomic_read_u64(&s->reserved),
+                                         now_of(last_now), (int64) pg_atomic_read_u64(&s->lead));
+                    step = idseq::next(e->layout, st, now_unit, rnd, ahead);
+                    if (step.kind == Step::Issue)
+                        next_word = idseq::position_of(e->layout, st, node);
+                });
+                if (!ok || step.kind == Step::NeedReservation)
+                    break;
+                if (step.kind == Step::WaitForClock) {
+                    pg_atomic_write_u64(&s->lead, (uint64) st.lead);
+                    break;
+                }
+                if (pg_atomic_compare_exchange_u64(&s->word, &word, next_word)) {
+                    e->slot_word = next_word;
+                    pg_atomic_write_u64(&s->lead, (uint64) st.lead);
+                    if (step.clock_back > 0)
+                        pg_atomic_write_u64(&s->last_now, now_word(now_unit)); // down with the clock
+                    else
+                        raise_last_now(s, now_unit);
+                    break;
+                }
+            }
         }
         SpinLockRelease(&s->mutex);
 

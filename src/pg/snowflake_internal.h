@@ -53,17 +53,26 @@ struct Slot {
     // The key, written once under the table lock before the slot is counted in used.
     Oid db;
     char name[NAMEDATALEN];
-    // Everything below is protected by mutex.
+    // mutex serialises the slot's set-up, its reservations and the ids next() decides (see
+    // nextval_fast); the fields up to saved are protected by it.
     slock_t mutex;
-    bool ready; // state was set up from H for these relations and this definition
+    bool ready; // the state was set up from H for these relations and this definition
     Oid state_relid;
     Oid last_relid;
     uint64 fingerprint;
-    GenState state;
-    int64 last_node;
-    bool saved; // not ready: state and last_node are the ones saved at the last clean shutdown
+    uint32 generation; // counts set-ups (epoch's next value)
+    bool saved; // not ready: word is the one saved at the last clean shutdown
     // The unit a backend is spinning on the clock for (see wait_for_unit); no lock.
     pg_atomic_uint64 spinner_unit;
+    // The generator's state, GenState's fields in atomics, so that the common id is one
+    // compare-and-swap of word without the mutex (see nextval_fast). Each id reads the
+    // fields below and changes only word, so they have cache lines of their own: the mutex's
+    // line is written by locked steps only, theirs by a new clock unit or a reservation.
+    alignas(PG_CACHE_LINE_SIZE) pg_atomic_uint32 epoch; // 0 while not ready, else the generation of the last set-up
+    pg_atomic_uint64 reserved; // GenState::reserved_unit; written under mutex
+    pg_atomic_uint64 last_now; // GenState::last_now, sign bit flipped (orders as unsigned)
+    pg_atomic_uint64 lead; // GenState::lead; written under mutex
+    alignas(PG_CACHE_LINE_SIZE) pg_atomic_uint64 word; // the last id's (unit, node, counter): idseq::pack_position
 };
 
 // The table's header; its idseq.snowflake_max_layouts slots follow it.
@@ -91,6 +100,8 @@ struct Entry {
     Oid state_owner = InvalidOid;
     uint64 fingerprint = 0;
     Slot* slot = nullptr; // nullptr: the slow path
+    uint32 slot_epoch = 0; // the slot's epoch when this entry last found it set up for its relations
+    uint64 slot_word = 0; // the slot's word as this backend last left it (a guess: see try_lock_free)
     bool slot_checked = false;
     bool has_node = false, has_rand = false;
     int64 max_node = 0;

@@ -33,7 +33,8 @@ LWLock* table_lock;
 
 Size shmem_size()
 {
-    return add_size(MAXALIGN(sizeof(Shared)), mul_size(sizeof(Slot), (Size) max_layouts_guc));
+    // the slots start at a cache line (their hot fields have lines of their own: see Slot)
+    return add_size(add_size(sizeof(Shared), PG_CACHE_LINE_SIZE), mul_size(sizeof(Slot), (Size) max_layouts_guc));
 }
 
 void load_saved_states();
@@ -56,15 +57,18 @@ void shmem_startup()
     LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
     bool found;
     shared = (Shared*) ShmemInitStruct("idseq_snowflake", shmem_size(), &found);
-    slots = (Slot*) ((char*) shared + MAXALIGN(sizeof(Shared)));
+    slots = (Slot*) TYPEALIGN(PG_CACHE_LINE_SIZE, (char*) shared + sizeof(Shared));
     if (!found) {
         memset(static_cast<void*>(shared), 0, shmem_size());
         shared->capacity = max_layouts_guc;
         for (int i = 0; i < shared->capacity; i++) {
             Slot& s = slots[i];
             SpinLockInit(&s.mutex);
-            s.state = GenState{};
-            s.last_node = -1;
+            pg_atomic_init_u32(&s.epoch, 0);
+            pg_atomic_init_u64(&s.word, 0);
+            pg_atomic_init_u64(&s.reserved, (uint64) INT64CONST(-1));
+            pg_atomic_init_u64(&s.last_now, 0);
+            pg_atomic_init_u64(&s.lead, 0);
             pg_atomic_init_u64(&s.spinner_unit, 0);
         }
     }
@@ -138,7 +142,9 @@ namespace {
 
 constexpr const char* kSavedFile = "idseq_snowflake.state";
 constexpr uint32 kSavedMagic = 0x1D5E0F1A;
-constexpr uint32 kSavedVersion = 1;
+// 2: an entry holds the packed position (1: last unit, counter and node; a file of version 1,
+// written before an upgrade, is not used, and that start restarts from H).
+constexpr uint32 kSavedVersion = 2;
 
 struct SavedHeader {
     uint32 magic;
@@ -155,7 +161,7 @@ struct SavedEntry {
     char name[NAMEDATALEN];
     Oid state_relid, last_relid;
     uint64 fingerprint;
-    int64 last_unit, counter, last_node;
+    uint64 word; // the position (idseq::pack_position for the layout the fingerprint names)
 };
 
 // The control file as the postmaster sees it, read without ereport (the postmaster may be
@@ -205,9 +211,7 @@ void save_states_at_shutdown(int code, Datum)
         x.state_relid = sl->state_relid;
         x.last_relid = sl->last_relid;
         x.fingerprint = sl->fingerprint;
-        x.last_unit = sl->state.last_unit;
-        x.counter = sl->state.counter;
-        x.last_node = sl->last_node;
+        x.word = pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&sl->word));
     }
     if (n == 0)
         return;
@@ -268,10 +272,7 @@ void load_saved_states()
         sl->state_relid = x.state_relid;
         sl->last_relid = x.last_relid;
         sl->fingerprint = x.fingerprint;
-        sl->state = GenState{};
-        sl->state.last_unit = x.last_unit;
-        sl->state.counter = x.counter;
-        sl->last_node = x.last_node;
+        pg_atomic_write_u64(&sl->word, x.word);
         sl->ready = false;
         sl->saved = true;
     }

@@ -1650,3 +1650,129 @@ TEST(SnowflakeGenerator, RunAheadPropertyAgainstAnOracle)
         }
     }
 }
+
+// ---- The lock-free position ------------------------------------------------------------------
+
+// Every layout: a position packs into one word and back, and two positions of one node order
+// as their ids do, so a word that grows by compare-and-swap issues increasing ids.
+TEST(SnowflakePosition, RoundTripsAndOrdersLikeTheIds)
+{
+    std::mt19937_64 rng(5);
+    for (const Layout& l : all_layouts()) {
+        EXPECT_EQ(pack_position(l, Position{}), 0u) << l.name;
+        EXPECT_EQ(unpack_position(l, 0).last_unit, -1) << l.name;
+        const int64_t space = counter_space(l);
+        auto random_pos = [&] {
+            Position p;
+            const int64_t max_unit = l.max_value(Field::Time);
+            switch (rng() % 3) {
+            case 0: p.last_unit = static_cast<int64_t>(rng() % std::min<uint64_t>(4, max_unit + 1)); break;
+            case 1: p.last_unit = max_unit - static_cast<int64_t>(rng() % std::min<uint64_t>(4, max_unit + 1)); break;
+            default: p.last_unit = static_cast<int64_t>(rng() % (static_cast<uint64_t>(max_unit) + 1));
+            }
+            p.node = static_cast<int64_t>(rng() % (static_cast<uint64_t>(l.max_value(Field::Node)) + 1));
+            p.counter = rng() % 4 == 0 ? space - 1 : static_cast<int64_t>(rng() % static_cast<uint64_t>(space));
+            return p;
+        };
+        for (int i = 0; i < 3000; ++i) {
+            const Position p = random_pos();
+            const uint64_t w = pack_position(l, p);
+            const Position q = unpack_position(l, w);
+            ASSERT_EQ(q.last_unit, p.last_unit) << l.name;
+            ASSERT_EQ(q.node, p.node) << l.name;
+            ASSERT_EQ(q.counter, p.counter) << l.name;
+            ASSERT_NE(w, 0u);
+            // a spent unit packs as its last counter
+            GenState s;
+            s.last_unit = p.last_unit;
+            s.counter = kCounterSpent;
+            EXPECT_EQ(unpack_position(l, position_of(l, s, p.node)).counter, space - 1);
+            if (!generator_order_ok(l))
+                continue;
+            Position r = random_pos();
+            r.node = p.node;
+            if (rng() % 2)
+                r.last_unit = p.last_unit;
+            const uint64_t rnd = rng();
+            // rand-only counters are the rand field, and seq+rand layouts put rand below seq
+            const int64_t id_p = compose(l, p.last_unit, p.node, p.counter, rnd);
+            const int64_t id_r = compose(l, r.last_unit, r.node, r.counter, rnd);
+            if (id_p != id_r)
+                ASSERT_EQ(id_p < id_r, w < pack_position(l, r)) << l.name;
+        }
+    }
+}
+
+// fast_next against next() over random states of every layout whose ids increase: it issues
+// exactly when next() issues with no lead (lead 0, the clock not behind the last issue), the
+// same unit and counter, and leaves the word next()'s state packs to.
+TEST(SnowflakePosition, FastNextIssuesExactlyWhenNextWouldWithoutALead)
+{
+    std::mt19937_64 rng(17);
+    int issued = 0, declined = 0;
+    for (const Layout& l : all_layouts()) {
+        if (!generator_order_ok(l) || !long_lived(l))
+            continue;
+        const int64_t space = counter_space(l);
+        const int64_t max_node = l.max_value(Field::Node);
+        for (int i = 0; i < 20000; ++i) {
+            const int64_t now = 1000 + static_cast<int64_t>(rng() % 8);
+            const int64_t node = static_cast<int64_t>(rng() % (static_cast<uint64_t>(max_node) + 1));
+            Position p;
+            if (rng() % 10 != 0) {
+                p.last_unit = 995 + static_cast<int64_t>(rng() % 16);
+                p.node = rng() % 4 == 0 ? static_cast<int64_t>(rng() % (static_cast<uint64_t>(max_node) + 1)) : node;
+                const uint64_t c = rng() % 4;
+                p.counter = c == 0 ? space - 1 : c == 1 ? std::max<int64_t>(space - 2, 0)
+                                                    : static_cast<int64_t>(rng() % static_cast<uint64_t>(space));
+            }
+            const uint64_t word = pack_position(l, p);
+            const int64_t reserved = 995 + static_cast<int64_t>(rng() % 20);
+            const int64_t ahead = static_cast<int64_t>(rng() % 4);
+            const uint64_t rnd = rng();
+            const int64_t last_now = rng() % 3 == 0 ? std::numeric_limits<int64_t>::min()
+                                                    : now - static_cast<int64_t>(rng() % 3);
+            FastIssue fi{};
+            const bool fast = fast_next(l, word, node, now, reserved, rnd, ahead, fi);
+            GenState s = state_at(l, word, node, reserved, last_now, 0);
+            const Step st = next(l, s, now, rnd, ahead);
+            const bool plain = st.kind == Step::Issue && s.lead == 0;
+            ASSERT_EQ(fast, plain) << l.name << " unit " << p.last_unit << " counter " << p.counter << " now " << now;
+            if (!fast) {
+                ++declined;
+                continue;
+            }
+            ++issued;
+            EXPECT_EQ(st.clock_back, 0);
+            EXPECT_EQ(fi.unit, st.unit);
+            EXPECT_EQ(fi.counter, st.counter);
+            EXPECT_EQ(fi.word, position_of(l, s, node));
+            EXPECT_GT(fi.word, word); // the word only grows
+        }
+    }
+    // both answers are common in the sample
+    EXPECT_GT(issued, 20000);
+    EXPECT_GT(declined, 20000);
+}
+
+// state_at: a word of another node is a spent unit (a node change starts a new unit, as
+// finish_unit does for the state in one backend).
+TEST(SnowflakePosition, AnotherNodesWordStartsANewUnit)
+{
+    const Layout& tw = builtin("snowflake");
+    const uint64_t w = pack_position(tw, Position{500, 3, 7});
+    GenState same = state_at(tw, w, 3, 1000, 500, 0);
+    EXPECT_EQ(same.counter, 7);
+    GenState other = state_at(tw, w, 4, 1000, 500, 0);
+    EXPECT_EQ(other.counter, kCounterSpent);
+    Step st = next(tw, other, 500, 0, 2);
+    ASSERT_EQ(st.kind, Step::Issue);
+    EXPECT_EQ(st.unit, 501);
+    FastIssue fi{};
+    ASSERT_TRUE(fast_next(tw, w, 4, 500, 1000, 0, 2, fi));
+    EXPECT_EQ(fi.unit, 501);
+    EXPECT_EQ(fi.counter, 0);
+    EXPECT_EQ(unpack_position(tw, fi.word).node, 4);
+    // without run-ahead the spent unit waits for the clock: not the lock-free step's to decide
+    EXPECT_FALSE(fast_next(tw, w, 4, 500, 1000, 0, 0, fi));
+}

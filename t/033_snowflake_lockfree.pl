@@ -1,0 +1,101 @@
+# The shared-memory generator's lock-free step (one compare-and-swap per id) against its
+# locked steps (reservations, waits for the clock, leads, clock step-backs, node changes),
+# all at once: 8 pgbench clients on 2 cores, each transaction with its own clock up to 40 ms
+# behind (idseq.test_clock_offset_ms, set per transaction, so backends disagree about the time
+# and see it step back and forth), while reloads change idseq.node_id,
+# idseq.snowflake_max_ahead_ms and idseq.snowflake_lease_ms under them. Layouts: the
+# built-in one (at its cap), and one with 4 ids per millisecond (a spent unit every few ids).
+# No id may repeat (primary key), each backend's ids increase in the order it drew them,
+# every id lies within the durable mark, and its node field holds a node id the server had.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use IPC::Run;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('sf_lockfree');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'idseq'
+idseq.node_id = 7
+max_connections = 30
+});
+$node->start;
+$node->safe_psql('postgres', q{
+    CREATE EXTENSION idseq;
+    SELECT snowflake_create_layout('quad', '2010-11-04 01:42:54.657+00', 'time:41,node:10,seq:2');
+    CREATE TABLE ids (layout text, id bigint, pid int, xid bigint, g int, PRIMARY KEY (layout, id));
+});
+
+my $script_file = $node->basedir . '/lockfree.sql';
+PostgreSQL::Test::Utils::append_to_file($script_file, q{
+\set off random(-40, 0)
+SELECT set_config('idseq.test_clock_offset_ms', :off::text, false);
+INSERT INTO ids SELECT :layout, snowflake_nextval(:layout), pg_backend_pid(), pg_current_xact_id()::text::bigint, g
+  FROM generate_series(1, :per_txn) g;
+});
+
+sub reload
+{
+    my ($settings) = @_;
+    $node->safe_psql('postgres', join('', map { "ALTER SYSTEM SET $_;" } @$settings) . 'SELECT pg_reload_conf();');
+}
+
+sub attack
+{
+    my ($layout, $per_txn, $seconds) = @_;
+    my ($out, $err) = ('', '');
+    my $bench = IPC::Run::start(
+        [ 'pgbench', '--no-vacuum', '--client=8', '--jobs=2', "--time=$seconds", '--protocol=prepared',
+          "--define=layout=$layout", "--define=per_txn=$per_txn", "--file=$script_file",
+          '--host=' . $node->host, '--port=' . $node->port, 'postgres' ],
+        '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    my @rounds = (
+        [ 'idseq.node_id = 9' ],
+        [ 'idseq.snowflake_max_ahead_ms = 5', 'idseq.snowflake_lease_ms = 0' ],
+        [ 'idseq.node_id = 7', 'idseq.snowflake_max_ahead_ms = 0' ],
+        [ 'idseq.snowflake_lease_ms = 1000', 'idseq.snowflake_max_ahead_ms = 50' ],
+        [ 'idseq.node_id = 9', 'idseq.snowflake_max_ahead_ms = 0' ],
+        [ 'idseq.node_id = 7' ]);
+    for my $r (@rounds) {
+        select(undef, undef, undef, $seconds / (@rounds + 1));
+        reload($r);
+    }
+    $bench->finish;
+    is($?, 0, "$layout: pgbench ran without an error") or diag($err);
+
+    my $res = $node->safe_psql('postgres', qq{
+        SELECT count(*), count(DISTINCT pid),
+               (SELECT count(*) FROM (SELECT id <= lag(id) OVER (PARTITION BY pid ORDER BY xid, g) AS bad
+                                        FROM ids WHERE layout = '$layout') s WHERE bad),
+               bool_and(u.node IN (7, 9)), count(DISTINCT u.node)
+          FROM ids, LATERAL snowflake_unpack(id, '$layout') u WHERE layout = '$layout'});
+    my ($n, $backends, $bad, $nodes_ok, $nodes) = split /\|/, $res;
+    cmp_ok($n, '>=', 1000, "$layout: $n ids from $backends backends, all distinct (primary key)");
+    is($bad, 0, "$layout: each backend drew increasing ids through the clock jitter and the reloads");
+    is($nodes_ok, 't', "$layout: every id holds node 7 or 9 ($nodes seen)");
+}
+
+attack('snowflake', 1000, 12);
+attack('quad', 20, 8);
+
+# Every id lies within its layout's durable mark (time units since the epoch).
+for my $l ([ 'snowflake', 'idseq_sf_state_snowflake', 22 ], [ 'quad', undef, 12 ]) {
+    my ($layout, $seq, $shift) = @$l;
+    $seq //= $node->safe_psql('postgres', qq{
+        SELECT c.relname FROM pg_class c WHERE c.relname LIKE 'idseq_sf_state%' AND c.relname LIKE '%quad%'});
+    is($node->safe_psql('postgres', qq{SELECT count(*) FROM ids WHERE layout = '$layout' AND
+                                         id >> $shift > (SELECT last_value FROM "$seq")}),
+        0, "$layout: every id lies within the durable high-water mark ($seq)");
+}
+
+# The same table after a crash: the generator goes on above every id.
+$node->stop('immediate');
+$node->start;
+for my $layout ('snowflake', 'quad') {
+    is($node->safe_psql('postgres', qq{SELECT snowflake_nextval('$layout') > max(id) FROM ids WHERE layout = '$layout'}),
+        't', "$layout: after a crash the next id is above every id issued");
+}
+$node->stop;
+done_testing();
