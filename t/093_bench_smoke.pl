@@ -40,8 +40,10 @@ like($out, qr/^ *codecs +\| idseq_decode/m, 'the SQL cases filled the main table
 like($out, qr/the seed's blocking test: .*\n.*\n(?:.*\n){2}nextval_code/m, '31_blocking.sh: its last table');
 like($out, qr/ids per second \(pgbench -M prepared, 1000 ids per transaction.*\n.*\n(?:.*\n)*snowflake_nextval\(\) \[no preload\]/m,
     '41_snowflake_pgbench.sh: its last table');
-like($out, qr/^snowflake_nextval\(\) \[built-in, max_ahead 60 s\] +\d+ +\d+ +\d+$/m,
+like($out, qr/^snowflake_nextval\(\) \[built-in, max_ahead 10 min\] +\d+ +\d+ +\d+$/m,
     '42_snowflake_pgedge.sh: its pgbench table, to the run-ahead row');
+like($out, qr/^  snowflake_nextval\(\) \[built-in, max_ahead 10 min\] \/ pgEdge, net +(?:[\d.]+x|-) +(?:[\d.]+x|-) +(?:[\d.]+x|-) \(10000 ids\/tx\)$/m,
+    '42_snowflake_pgedge.sh: the ratios net of the floor');
 unlike($out . $err, qr/^(?:psql:.*)?ERROR:/m, 'no SQL error');
 is($node->safe_psql('postgres', "SELECT setting FROM pg_settings WHERE name = 'idseq.snowflake_max_ahead_ms'"),
     '0', 'the run-ahead rows reset the setting');

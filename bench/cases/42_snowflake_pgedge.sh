@@ -12,7 +12,8 @@
 #   3. ids per millisecond at the cap, one session flat out (2*10^6 ids), and how far ahead
 #      of the clock the last id's time was;
 #   4. ids per second with pgbench -M prepared at 1, 2 and 8 clients (1000 and 10,000 ids
-#      per transaction, SECONDS_PER_POINT, default 5, per point).
+#      per transaction, SECONDS_PER_POINT, default 5, per point), beside the floor (count(g)
+#      with no generator, the same way), with the ratios to pgEdge as measured and net of it.
 # Rows marked "max_ahead 10 min" run with idseq.snowflake_max_ahead_ms = 600000 (set for that
 # row only, server-wide, then reset): a spent millisecond moves on into the next ones, as pgEdge's
 # generator always does, but never more than ten minutes ahead of the clock (more than the
@@ -178,14 +179,15 @@ for per_tx in 1000 10000; do
 echo
 echo "4. ids per second, pgbench -M prepared, $per_tx ids per transaction, ${SECONDS_PER_POINT} s per point"
 printf '%-48s %12s %12s %12s\n' generator "1 client" "2 clients" "8 clients"
-for r in "nextval, CACHE 1|nextval('bench_pg.c1')|" "nextval, CACHE 100|nextval('bench_pg.c100')|" \
+for r in "floor: count(g), no generator|g|" \
+         "nextval, CACHE 1|nextval('bench_pg.c1')|" "nextval, CACHE 100|nextval('bench_pg.c100')|" \
          "pgEdge snowflake.nextval()|snowflake.nextval()|1" "snowflake_nextval() [built-in layout]|snowflake_nextval()|" \
          "snowflake_nextval('bench_w18') [wide]|snowflake_nextval('bench_w18')|" \
          "$ahead_label|snowflake_nextval('bench_tw')||600000"; do
     IFS='|' read -r label expr needs ms <<<"$r"
     if [ -n "$needs" ] && [ -z "$pgedge" ]; then printf '%-48s %s\n' "$label" "(skipped)"; continue; fi
     [ -z "$ms" ] || ahead "$ms"
-    echo "SELECT count($expr) FROM (SELECT generate_series(1, $per_tx)) s;" >"$work/s.sql"
+    echo "SELECT count($expr) FROM (SELECT generate_series(1, $per_tx) g) s;" >"$work/s.sql"
     row=$(printf '%-48s' "$label")
     for c in 1 2 8; do
         out=$(pgbench -n -M prepared -c "$c" -j $((c < 2 ? 1 : 2)) $PGBENCH_LENGTH -f "$work/s.sql" 2>&1) || out=
@@ -205,6 +207,18 @@ if [ -n "$pgedge" ]; then
         for c in 1 2 8; do
             row+=$(awk -v a="${ips["$l,$c"]}" -v b="${ips["pgEdge snowflake.nextval(),$c"]}" \
                 'BEGIN { printf " %12s", (b > 0 ? sprintf("%.2fx", a / b) : "-") }')
+        done
+        echo "$row ($per_tx ids/tx)"
+    done
+    # Net of the floor (the executor's and pgbench's cost per row, measured the same way):
+    # ns of wall time per id minus the floor's, pgEdge's over ours.
+    for l in "snowflake_nextval() [built-in layout]" "snowflake_nextval('bench_w18') [wide]" "$ahead_label"; do
+        row=$(printf '%-48s' "  $l / pgEdge, net")
+        for c in 1 2 8; do
+            row+=$(awk -v a="${ips["$l,$c"]}" -v b="${ips["pgEdge snowflake.nextval(),$c"]}" \
+                -v f="${ips["floor: count(g), no generator,$c"]}" 'BEGIN {
+                    na = (a > 0 && f > 0) ? 1e9 / a - 1e9 / f : 0; nb = (b > 0 && f > 0) ? 1e9 / b - 1e9 / f : 0
+                    printf " %12s", (na > 0 && nb > 0 ? sprintf("%.2fx", nb / na) : "-") }')
         done
         echo "$row ($per_tx ids/tx)"
     done

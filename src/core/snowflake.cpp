@@ -500,7 +500,7 @@ Position unpack_position(const Layout& layout, uint64_t word)
     const int cb = counter_bits(layout), nb = layout[Field::Node].width;
     pos.counter = static_cast<int64_t>(word & static_cast<uint64_t>(Layout::ones(cb)));
     pos.node = static_cast<int64_t>((word >> cb) & static_cast<uint64_t>(Layout::ones(nb)));
-    pos.last_unit = static_cast<int64_t>(word >> (nb + cb)) - 1;
+    pos.last_unit = static_cast<int64_t>((word >> (nb + cb)) - 1); // unit + 1 may be 2^63 (time:63)
     return pos;
 }
 

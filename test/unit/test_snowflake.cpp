@@ -1666,8 +1666,8 @@ TEST(SnowflakePosition, RoundTripsAndOrdersLikeTheIds)
             Position p;
             const int64_t max_unit = l.max_value(Field::Time);
             switch (rng() % 3) {
-            case 0: p.last_unit = static_cast<int64_t>(rng() % std::min<uint64_t>(4, max_unit + 1)); break;
-            case 1: p.last_unit = max_unit - static_cast<int64_t>(rng() % std::min<uint64_t>(4, max_unit + 1)); break;
+            case 0: p.last_unit = static_cast<int64_t>(rng() % std::min<uint64_t>(4, static_cast<uint64_t>(max_unit) + 1)); break;
+            case 1: p.last_unit = max_unit - static_cast<int64_t>(rng() % std::min<uint64_t>(4, static_cast<uint64_t>(max_unit) + 1)); break;
             default: p.last_unit = static_cast<int64_t>(rng() % (static_cast<uint64_t>(max_unit) + 1));
             }
             p.node = static_cast<int64_t>(rng() % (static_cast<uint64_t>(l.max_value(Field::Node)) + 1));
@@ -1697,8 +1697,9 @@ TEST(SnowflakePosition, RoundTripsAndOrdersLikeTheIds)
             // rand-only counters are the rand field, and seq+rand layouts put rand below seq
             const int64_t id_p = compose(l, p.last_unit, p.node, p.counter, rnd);
             const int64_t id_r = compose(l, r.last_unit, r.node, r.counter, rnd);
-            if (id_p != id_r)
+            if (id_p != id_r) {
                 ASSERT_EQ(id_p < id_r, w < pack_position(l, r)) << l.name;
+            }
         }
     }
 }
