@@ -7,6 +7,7 @@
 #  - crashes in quick succession (immediate stops) never put ids more than one lease ahead of
 #    the clock, however many come in a row (the lease counts from the clock, not from an id
 #    already ahead of it);
+#  - a clean restart that switches from the path without shared memory to it costs no drift;
 #  - and every id stays above every id issued before.
 use strict;
 use warnings;
@@ -79,5 +80,18 @@ for my $path ('shared', 'plain') {
     ok($ahead_ms <= 1 || $after_last_ms <= 1, "$path: clean restart after the crashes adds no drift");
 }
 
+# A clean restart that adds idseq to shared_preload_libraries: the shared-memory path resumes
+# right after the last id of the path without it (kept in its unlogged sequence), so the
+# switch costs no drift either. (Removing it costs up to one lease: the path without shared
+# memory starts above the durable mark.)
+my $last = $node->safe_psql('postgres', 'SELECT max(snowflake_nextval()) FROM generate_series(1, 1000)');
+$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\n");
+$node->restart;
+is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'), 'idseq', 'restarted with preload');
+my ($id, $ahead_ms, $after_last_ms) = first_id($last);
+cmp_ok($id, '>', $last, 'switch to shared memory by a clean restart: above every id before');
+ok($ahead_ms <= 1 || $after_last_ms <= 1,
+    "switch to shared memory by a clean restart: no drift (ahead of the clock by $ahead_ms ms, "
+      . "$after_last_ms ms after the last id)");
 $node->stop;
 done_testing();

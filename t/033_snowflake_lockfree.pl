@@ -90,6 +90,37 @@ for my $l ([ 'snowflake', 'idseq_sf_state_snowflake', 22 ], [ 'quad', undef, 12 
         0, "$layout: every id lies within the durable high-water mark ($seq)");
 }
 
+# Two sessions whose clocks disagree by 1 ms (and by 40 ms), drawing flat out at 3 times the
+# capacity of instagram (1024 ids per ms), on both paths: the ids stay within 1 ms (one unit)
+# of the later clock. (1.2 before this test let them run 1 s ahead in 5 s: each disagreement
+# counted as a step back of the clock and pushed the frontier one unit further.)
+my $pair_script = q{
+SELECT set_config('idseq.test_clock_offset_ms', (-(:client_id % 2) * :spread)::text, false);
+INSERT INTO pair SELECT :spread, :path, snowflake_nextval('instagram'), clock_timestamp() FROM generate_series(1, 2000);
+};
+$node->safe_psql('postgres', 'CREATE TABLE pair (spread int, path int, id bigint, at timestamptz)');
+for my $path ('shared', 'plain') {
+    if ($path eq 'plain') {
+        $node->append_conf('postgresql.conf', "shared_preload_libraries = ''\n");
+        $node->restart;
+    }
+    for my $spread (1, 40) {
+        my $code = $path eq 'shared' ? 1 : 2;
+        $node->pgbench("--no-vacuum --client=2 --jobs=2 --time=3 --protocol=prepared --define=spread=$spread --define=path=$code",
+            0, [qr{processed: \d+}], [qr{^(?:(?:WARNING|DETAIL):  .*\n)*$}],
+            "$path, clocks $spread ms apart: pgbench ran (a step back of the clock is a warning)",
+            { "033_pair_${path}_$spread" => $pair_script });
+        my ($n, $distinct, $ahead) = split /\|/, $node->safe_psql('postgres', qq{
+            SELECT count(*), count(DISTINCT id),
+                   round(extract(epoch FROM max(snowflake_timestamp(id, 'instagram') - at)) * 1000, 3)
+              FROM pair WHERE spread = $spread AND path = $code});
+        is($distinct, $n, "$path, clocks $spread ms apart: $n ids, all distinct");
+        cmp_ok($ahead, '<=', 1, "$path, clocks $spread ms apart: no id more than 1 ms ahead of the later clock ($ahead ms)");
+    }
+}
+$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\n");
+$node->restart;
+
 # The same table after a crash: the generator goes on above every id.
 $node->stop('immediate');
 $node->start;

@@ -389,7 +389,8 @@ int64_t counter_space(const Layout& layout)
     return layout.max_value(f) + 1;
 }
 
-Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t random64, int64_t ahead_units)
+Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t random64, int64_t ahead_units,
+          int64_t mono_us)
 {
     const int64_t max_unit = layout.max_value(Field::Time);
     const int64_t clock_back = now_unit < state.last_now ? saturate(i128{state.last_now} - now_unit) : 0;
@@ -415,33 +416,51 @@ Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t rand
         fail(ErrorKind::OutOfRange, "snowflake layout " + quoted(layout.name) + " has run out of time bits",
              time_range_detail(layout), "Use a layout with a later epoch or more time bits.");
 
-    // The lead: how far beyond ahead_units the ids are tolerated ahead of the clock (see
-    // GenState::lead). Ids further ahead than ever tolerated were put there by an event, not
-    // by this generator's pace (which never passes the frontier): keep that gap, plus the
-    // unit a spent unit moves on to. Otherwise the lead follows the gap down, one unit of
-    // slack kept so that waiting one unit at the frontier does not shrink it, and is 0 once
-    // the ids are within ahead_units of the clock.
+    // The frontier: the last unit ids may use now. The clock's unit plus ahead_units, or the
+    // anchored frontier when later: the anchor plus the monotonic units elapsed since it was
+    // set, never more than one unit past the last id (so it shrinks when the ids fall behind
+    // it). Ids beyond both were put there by an event: they anchor the frontier one unit past
+    // their unit, from now on. An event never follows from the pace: while an anchor holds,
+    // the last id is never beyond the frontier, so only a real step (of the clock, the
+    // setting, or a restart) sets a new one, and backends whose clocks disagree cannot
+    // ratchet the ids ahead. Once the clock's frontier reaches the anchored one, the anchor goes.
     const int64_t ahead = std::max<int64_t>(ahead_units, 0);
-    const i128 excess = state.last_unit < 0 ? 0 : i128{state.last_unit} - now_unit - ahead;
-    int64_t lead = state.lead;
-    if (excess > lead)
-        lead = saturate(excess + 1);
-    else if (excess <= 0)
-        lead = 0;
-    else
-        lead = std::min<int64_t>(lead, saturate(excess + 1));
-    // The frontier: the last unit ids may use while the clock is in now_unit.
-    const i128 frontier = i128{now_unit} + ahead + lead;
-    if (unit > frontier && state.last_unit <= frontier) {
-        state.lead = lead;
-        return Step{Step::WaitForClock, saturate(i128{unit} - (frontier - now_unit)), 0, clock_back};
+    const int64_t mono = mono_us != kNoMono ? mono_us : saturate(i128{now_unit} * layout.unit_us);
+    const i128 base = i128{now_unit} + ahead;
+    int64_t anchor_unit = state.anchor_unit, anchor_mono = state.anchor_mono_us;
+    if (state.last_unit < 0 || state.last_unit <= base)
+        anchor_unit = -1; // the ids are within the clock's frontier: no event holds them ahead
+    i128 frontier = base;
+    if (anchor_unit >= 0) {
+        const i128 elapsed = mono > anchor_mono ? (i128{mono} - anchor_mono) / layout.unit_us : 0;
+        i128 anchored = i128{anchor_unit} + elapsed;
+        if (state.last_unit >= 0 && anchored > i128{state.last_unit} + 1) { // follow the ids down
+            anchored = i128{state.last_unit} + 1;
+            anchor_unit = state.last_unit + 1;
+            anchor_mono = mono;
+        }
+        frontier = std::max(frontier, anchored);
+    }
+    if (state.last_unit >= 0 && state.last_unit > frontier) {
+        // plus the one unit a spent unit moves on to, so that nobody waits for the clock
+        anchor_unit = saturate(i128{state.last_unit} + 1);
+        anchor_mono = mono;
+        frontier = anchor_unit;
+    }
+    if (frontier <= base)
+        anchor_unit = -1;
+    if (unit > frontier) {
+        state.anchor_unit = anchor_unit;
+        state.anchor_mono_us = anchor_mono;
+        return Step{Step::WaitForClock, saturate(i128{now_unit} + (i128{unit} - frontier)), 0, clock_back};
     }
     if (unit > state.reserved_unit)
         return Step{Step::NeedReservation, unit, 0, clock_back};
     state.last_unit = unit;
     state.counter = counter;
     state.last_now = now_unit;
-    state.lead = lead;
+    state.anchor_unit = anchor_unit;
+    state.anchor_mono_us = anchor_mono;
     return Step{Step::Issue, unit, counter, clock_back};
 }
 
@@ -510,7 +529,7 @@ uint64_t position_of(const Layout& layout, const GenState& state, int64_t node)
 }
 
 GenState state_at(const Layout& layout, uint64_t word, int64_t node, int64_t reserved_unit, int64_t last_now,
-                  int64_t lead)
+                  int64_t anchor_unit, int64_t anchor_mono_us)
 {
     const Position pos = unpack_position(layout, word);
     GenState state;
@@ -520,7 +539,8 @@ GenState state_at(const Layout& layout, uint64_t word, int64_t node, int64_t res
         finish_unit(state);
     state.reserved_unit = reserved_unit;
     state.last_now = last_now;
-    state.lead = lead;
+    state.anchor_unit = anchor_unit;
+    state.anchor_mono_us = anchor_mono_us;
     return state;
 }
 
@@ -531,7 +551,7 @@ bool fast_next(const Layout& layout, uint64_t word, int64_t node, int64_t now_un
     if (now_unit < 0)
         return false; // before the epoch: next() decides (an error, or ids ahead of the clock)
     const int64_t ahead = std::max<int64_t>(ahead_units, 0);
-    // next()'s lead stays 0 only while the last id is within ahead units of the clock.
+    // next() sets no anchor only while the last id is within ahead units of the clock.
     if (pos.last_unit >= 0 && i128{pos.last_unit} - now_unit > ahead)
         return false;
     const bool same_node = !layout.has(Field::Node) || pos.node == node;
@@ -615,6 +635,11 @@ int64_t node_of(const Layout& layout, int64_t id)
     return (id >> layout[Field::Node].shift) & layout.max_value(Field::Node);
 }
 
+int64_t unit_of_id(const Layout& layout, int64_t id)
+{
+    return (id >> layout[Field::Time].shift) & layout.max_value(Field::Time);
+}
+
 GenState resume_from_last_id(const Layout& layout, int64_t last_id, int64_t durable_unit, int64_t node_id)
 {
     if (last_id < 0 || last_id > layout.max_id())
@@ -622,7 +647,7 @@ GenState resume_from_last_id(const Layout& layout, int64_t last_id, int64_t dura
              "snowflake id " + std::to_string(last_id) + " is out of range for layout " + quoted(layout.name),
              "The layout " + quoted(layout.name) + " allows ids from 0 to " + std::to_string(layout.max_id()) + ".");
     GenState state;
-    state.last_unit = (last_id >> layout[Field::Time].shift) & layout.max_value(Field::Time);
+    state.last_unit = unit_of_id(layout, last_id);
     state.counter = counter_of(layout, last_id);
     state.reserved_unit = durable_unit;
     state.last_now = kInt64Min;

@@ -144,11 +144,16 @@ struct GenState {
     int64_t counter = 0; // counter of the last id issued, or kCounterSpent
     int64_t reserved_unit = -1; // durable high-water mark: ids with unit <= it may be issued
     int64_t last_now = INT64_MIN; // clock reading (unit) at the last issue (INT64_MIN: none)
-    // Units the ids may be ahead of the clock beyond ahead_units, because something other
-    // than the generator's own pace put them there (the clock stepped back, a restart above
-    // the clock, a smaller setting): that gap is kept, never widened, and shrinks as the
-    // clock catches up. See next().
-    int64_t lead = 0;
+    // The anchored frontier: ids found further ahead of the clock than ahead_units allows
+    // were put there by an event, not by the generator's own pace (the clock stepped back, a
+    // restart above the clock, a smaller setting). They may then go on at the pace of real
+    // time, measured by a clock that never steps (CLOCK_MONOTONIC): the frontier is
+    // anchor_unit (one unit past the ids at the event) plus the monotonic units elapsed since
+    // anchor_mono_us, never beyond one unit past the last id. -1: no anchor (the frontier is the clock's unit + ahead_units).
+    // Because it advances with monotonic time, a clock that steps back and forth, or
+    // backends whose readings disagree, cannot push the ids ahead step by step. See next().
+    int64_t anchor_unit = -1;
+    int64_t anchor_mono_us = 0;
 };
 
 struct Step {
@@ -174,19 +179,25 @@ int64_t counter_space(const Layout& layout);
 //  - otherwise (same unit, or the clock is behind: stepped back, or behind a high-water
 //    mark after restart_from): the counter goes up by one in last_unit; when the unit's
 //    counter space is spent, it moves on to last_unit + 1 -- unless last_unit is the
-//    frontier, now_unit + ahead_units + state.lead: then it is WaitForClock(the clock unit
-//    at which last_unit + 1 is within the frontier again). With ahead_units = 0 (Twitter's
-//    rule) a spent unit waits for the clock's next unit; with ahead_units = A a burst may run
-//    up to A units ahead of the clock before it waits. Ids found further ahead than that (a
-//    clock stepped back, a restart above the clock, a smaller ahead_units) set state.lead to
-//    their gap plus the one unit a spent unit needs, so they go on without waiting for the
-//    clock to catch up, but never at more than the layout's capacity: the gap never widens,
-//    and lead shrinks as the clock catches up (to 0 once the ids are within A of it).
+//    frontier: then it is WaitForClock(the clock unit at which last_unit + 1 is within the
+//    frontier again). The frontier is now_unit + ahead_units, or the anchored frontier (see
+//    GenState::anchor_unit) when that is later. With ahead_units = 0 (Twitter's rule) a spent
+//    unit waits for the clock's next unit; with ahead_units = A a burst may run up to A units
+//    ahead of the clock before it waits. Ids found beyond the frontier (a clock stepped
+//    back, a restart above the clock, a smaller ahead_units) anchor it one unit past theirs,
+//    so they go on at the pace of mono_us (one unit of the layout per unit of monotonic time), never
+//    at more than the layout's capacity and never waiting more than one unit: the gap never
+//    widens, shrinks as demand falls below the capacity (the anchor follows the ids down to
+//    one unit past the last id), and is gone once the ids are within A of the clock.
+//    mono_us: a monotonic clock in microseconds (CLOCK_MONOTONIC); kNoMono: use now_unit's
+//    start instead (tests that step one clock).
 // Then the unit must be covered by reserved_unit, else NeedReservation.
 // Throws Error(OutOfRange), leaving state unchanged, when the unit would not fit the time
 // field, or when a fresh state (nothing issued) sees a clock before the epoch.
 // random64 seeds a rand-counter's start offset; it is unused otherwise.
-Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t random64, int64_t ahead_units = 0);
+constexpr int64_t kNoMono = INT64_MIN;
+Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t random64, int64_t ahead_units = 0,
+          int64_t mono_us = kNoMono);
 
 // Whole units within ahead_us microseconds (rounded down, so ids never run further ahead of
 // the clock than asked; 0 for ahead_us <= 0): next()'s ahead_units for
@@ -233,13 +244,13 @@ uint64_t position_of(const Layout& layout, const GenState& state, int64_t node);
 // counter -- spent when the word's node is another (a node change starts a new unit) --
 // with the other fields given.
 GenState state_at(const Layout& layout, uint64_t word, int64_t node, int64_t reserved_unit, int64_t last_now,
-                  int64_t lead);
+                  int64_t anchor_unit, int64_t anchor_mono_us);
 
-// next() in its common case, without a lock: the state at word (for node) with lead 0 and
+// next() in its common case, without a lock: the state at word (for node) with no anchor and
 // a clock reading no earlier than the last issue's (the caller checks both). Returns true
-// and the issued id's unit, counter and new word when next() would issue the id with its lead
-// staying 0 (the ids within ahead_units of the clock, the unit reserved, inside the time
-// field); false when next() must decide (a reservation, a wait, a lead, an error). Never
+// and the issued id's unit, counter and new word when next() would issue the id with no
+// anchor after it (the ids within ahead_units of the clock, the unit reserved, inside the time
+// field); false when next() must decide (a reservation, a wait, an anchor, an error). Never
 // throws. The unit tests check it against next() over random states.
 struct FastIssue {
     uint64_t word;
@@ -345,6 +356,8 @@ GenState resume_saved(const GenState& saved, int64_t durable_unit);
 int64_t counter_of(const Layout& layout, int64_t id);
 // The node field of an id (0 when the layout has none).
 int64_t node_of(const Layout& layout, int64_t id);
+// The time field of an id (its unit).
+int64_t unit_of_id(const Layout& layout, int64_t id);
 
 // The state of a generator that keeps only its last issued id (the path without shared
 // memory keeps it in an unlogged sequence): the next id follows last_id, or starts a new

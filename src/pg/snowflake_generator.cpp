@@ -25,10 +25,10 @@
 //
 // Fast path (idseq in shared_preload_libraries): one slot per (database, layout) holds S in
 // atomics -- the last id's (unit, node, counter) packed in one word, the reserved unit, the
-// last clock reading, the lead -- no WAL, no buffer lock. The common id (the clock not behind,
-// no lead, the unit reserved, within max_ahead of the clock) is one compare-and-swap of the
+// last clock reading, the anchor -- no WAL, no buffer lock. The common id (the clock not behind,
+// no anchor, the unit reserved, within max_ahead of the clock) is one compare-and-swap of the
 // word without a lock (try_lock_free); every other step (a reservation, a wait for the clock,
-// a lead, a clock step-back, the first id after a set-up) runs next() under the slot's
+// an anchor, a clock step-back, the first id after a set-up) runs next() under the slot's
 // spinlock and issues with a compare-and-swap of the word too. A step that needs a
 // reservation moves H (outside the spinlock) and publishes it in S. The first use of a slot
 // after a start takes the layout's lock, reads H, sets P to unknown and does
@@ -56,6 +56,9 @@
 //     control file still shows that shutdown and no recovery follows, so nothing was issued
 //     since S was saved: S is then the greatest id issued by the fast path, which alone
 //     issued that layout's ids in that run (P was unknown, 4).
+//  7. The fast path's set-up may resume right after a known P instead of above H: P is then
+//     the greatest id issued (2; and 3, since the slow path restarted above every id before
+//     P was last unknown), and it is made unknown in the same step (4).
 // The core's unit test SnowflakeDurable.BothPathsCrashesRestartsAndNodeChangesNeverRepeat
 // runs this model with crashes, restarts, path switches, clock jumps and node changes.
 #include "snowflake_internal.h"
@@ -76,6 +79,14 @@ extern "C" {
 
 namespace snowflake {
 namespace {
+
+// A clock that never steps (the pace of anchored frontiers: see GenState::anchor_unit).
+int64 now_mono_us()
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return int64(t.tv_sec) * 1000000 + t.tv_nsec / 1000;
+}
 
 int64 now_unix_us()
 {
@@ -269,6 +280,13 @@ bool slot_matches(const Slot* s, const Entry* e)
 uint64 now_word(int64 unit) { return (uint64) unit ^ (UINT64CONST(1) << 63); }
 int64 now_of(uint64 word) { return (int64) (word ^ (UINT64CONST(1) << 63)); }
 
+// The slot's anchor from a state next() left (under the slot's mutex).
+void write_anchor(Slot* s, const GenState& st)
+{
+    pg_atomic_write_u64(&s->anchor_mono, (uint64) st.anchor_mono_us);
+    pg_atomic_write_u64(&s->anchor_unit, (uint64) st.anchor_unit);
+}
+
 // Raises Slot::last_now to the reading unit (never lowers it).
 void raise_last_now(Slot* s, int64 unit)
 {
@@ -291,7 +309,10 @@ void init_slot(Entry* e)
     SpinLockRelease(&s->mutex);
     if (!ok) {
         int64 mark = durable_mark(e);
-        forget_last(e);
+        // The slow path's last id, when known, is the greatest id issued (see 2 and 3 above:
+        // it restarted above every earlier id), so the ids go on right after it: a clean
+        // restart that adds idseq to shared_preload_libraries costs no drift.
+        const int64 last_id = forget_last(e);
         SpinLockAcquire(&s->mutex);
         // The state saved at a clean shutdown, for these relations and this definition: its
         // last id is the last one issued, so the ids go on from it, with no lease lost.
@@ -310,11 +331,21 @@ void init_slot(Entry* e)
                 st = GenState{};
                 st.last_unit = p.last_unit;
                 st.counter = p.counter;
-                if (resume)
+                int64 node = p.node;
+                if (resume) {
                     st = idseq::resume_saved(st, mark);
-                else
+                } else if (last_id >= 0 && last_id <= e->layout.max_id() &&
+                           idseq::pack_position(e->layout, idseq::Position{idseq::unit_of_id(e->layout, last_id),
+                                                                           idseq::node_of(e->layout, last_id),
+                                                                           idseq::counter_of(e->layout, last_id)}) >= (same_definition ? old : 0)) {
+                    node = idseq::node_of(e->layout, last_id);
+                    st = idseq::resume_from_last_id(e->layout, last_id, mark, node);
+                    if (st.last_unit > mark) // not under the mark: cannot be the slow path's id
+                        idseq::restart_from(st, mark);
+                } else {
                     idseq::restart_from(st, mark);
-                word = idseq::pack_position(e->layout, idseq::Position{st.last_unit, p.node, st.counter});
+                }
+                word = idseq::pack_position(e->layout, idseq::Position{st.last_unit, node, st.counter});
             });
             // A lock-free issuer of the old set-up may still move the word: it then drops its id.
             if (!done || pg_atomic_compare_exchange_u64(&s->word, &old, word))
@@ -323,7 +354,7 @@ void init_slot(Entry* e)
         pg_atomic_write_u64(&s->reserved, (uint64) st.reserved_unit);
         pg_atomic_write_u64(&s->last_now, now_word(INT64_MIN));
         if (!same_definition)
-            pg_atomic_write_u64(&s->lead, 0);
+            pg_atomic_write_u64(&s->anchor_unit, (uint64) INT64CONST(-1));
         s->state_relid = e->state_relid;
         s->last_relid = e->last_relid;
         s->fingerprint = e->fingerprint;
@@ -352,7 +383,7 @@ void reserve_fast(const Entry* e, int64 unit, int64 now_unit)
     SpinLockRelease(&s->mutex);
 }
 
-// The common id without a lock (idseq::fast_next: no step back of the clock, no lead, the
+// The common id without a lock (idseq::fast_next: no step back of the clock, no anchor, the
 // unit reserved, the ids within max_ahead of the clock): one compare-and-swap of the word.
 // Why it agrees with the locked steps:
 //  - every change of the word is a compare-and-swap from the value its step was computed
@@ -371,7 +402,7 @@ bool try_lock_free(Entry* e, int32 node, int64 ahead, uint64 rnd, int64& id)
     Slot* s = e->slot;
     for (;;) {
         const uint32 epoch = pg_atomic_read_u32(&s->epoch);
-        if (epoch == 0 || epoch != e->slot_epoch || pg_atomic_read_u64(&s->lead) != 0)
+        if (epoch == 0 || epoch != e->slot_epoch || (int64) pg_atomic_read_u64(&s->anchor_unit) != -1)
             return false;
         pg_read_barrier();
         const uint64 last_now = pg_atomic_read_u64(&s->last_now);
@@ -421,7 +452,7 @@ int64 nextval_fast(Entry* e, int32 node)
             return id;
 
         // The locked step: next() on the state the atomics hold, under the mutex, so that
-        // steps that reserve, wait, lead or see the clock go back are taken one at a time;
+        // steps that reserve, wait, anchor or see the clock go back are taken one at a time;
         // its id is a compare-and-swap of the word too, retried when a lock-free id came first.
         Step step{};
         int64 now_us = 0, now_unit = 0;
@@ -431,28 +462,33 @@ int64 nextval_fast(Entry* e, int32 node)
         if (ready) {
             e->slot_epoch = pg_atomic_read_u32(&s->epoch);
             for (;;) {
+                // last_now and the word before the clock: every reading behind them, and every
+                // lock-free id in the word, came before this reading, so a word ahead of it
+                // is a real step back of the clock, not a reading that came late.
                 const uint64 last_now = pg_atomic_read_u64(&s->last_now);
-                pg_read_barrier();
-                now_us = now_unix_us(); // after last_now: a reading below it is a real step back
                 uint64 word = pg_atomic_read_u64(&s->word), next_word = 0;
+                pg_read_barrier();
+                now_us = now_unix_us();
+                const int64 mono = now_mono_us();
                 GenState st;
                 ok = idseq::pg::try_run(spin_error, [&] {
                     now_unit = idseq::unit_of(e->layout, now_us);
                     st = idseq::state_at(e->layout, word, node, (int64) pg_atomic_read_u64(&s->reserved),
-                                         now_of(last_now), (int64) pg_atomic_read_u64(&s->lead));
-                    step = idseq::next(e->layout, st, now_unit, rnd, ahead);
+                                         now_of(last_now), (int64) pg_atomic_read_u64(&s->anchor_unit),
+                                         (int64) pg_atomic_read_u64(&s->anchor_mono));
+                    step = idseq::next(e->layout, st, now_unit, rnd, ahead, mono);
                     if (step.kind == Step::Issue)
                         next_word = idseq::position_of(e->layout, st, node);
                 });
                 if (!ok || step.kind == Step::NeedReservation)
                     break;
                 if (step.kind == Step::WaitForClock) {
-                    pg_atomic_write_u64(&s->lead, (uint64) st.lead);
+                    write_anchor(s, st);
                     break;
                 }
                 if (pg_atomic_compare_exchange_u64(&s->word, &word, next_word)) {
                     e->slot_word = next_word;
-                    pg_atomic_write_u64(&s->lead, (uint64) st.lead);
+                    write_anchor(s, st);
                     if (step.clock_back > 0)
                         pg_atomic_write_u64(&s->last_now, now_word(now_unit)); // down with the clock
                     else
@@ -512,14 +548,17 @@ int64 nextval_slow(Entry* e, int32 node)
         const bool known = last->is_called;
         const int64 last_id = last->last_value;
         const int64 now_us = now_unix_us();
+        const int64 mono = now_mono_us();
         int64 now_unit = 0, id = 0;
         Step step{};
         bool ok = idseq::pg::try_run(spin_error, [&] {
             GenState st = idseq::rebuild_state(e->layout, known, last_id, e->base_mark, e->mark, node);
-            st.lead = e->lead;
+            st.anchor_unit = e->anchor_unit;
+            st.anchor_mono_us = e->anchor_mono;
             now_unit = idseq::unit_of(e->layout, now_us);
-            step = idseq::next(e->layout, st, now_unit, rnd, ahead);
-            e->lead = st.lead;
+            step = idseq::next(e->layout, st, now_unit, rnd, ahead, mono);
+            e->anchor_unit = st.anchor_unit;
+            e->anchor_mono = st.anchor_mono_us;
             if (step.kind == Step::Issue)
                 id = idseq::compose(e->layout, step.unit, node, step.counter, rnd);
         });

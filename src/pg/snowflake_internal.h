@@ -71,7 +71,8 @@ struct Slot {
     alignas(PG_CACHE_LINE_SIZE) pg_atomic_uint32 epoch; // 0 while not ready, else the generation of the last set-up
     pg_atomic_uint64 reserved; // GenState::reserved_unit; written under mutex
     pg_atomic_uint64 last_now; // GenState::last_now, sign bit flipped (orders as unsigned)
-    pg_atomic_uint64 lead; // GenState::lead; written under mutex
+    pg_atomic_uint64 anchor_unit; // GenState::anchor_unit (-1: none); written under mutex
+    pg_atomic_uint64 anchor_mono; // GenState::anchor_mono_us; written under mutex
     alignas(PG_CACHE_LINE_SIZE) pg_atomic_uint64 word; // the last id's (unit, node, counter): idseq::pack_position
 };
 
@@ -110,7 +111,7 @@ struct Entry {
     int64 base_mark = -1; // ... as first read (the restart point while the last id is unknown)
     int64 mark = -1; // ... and as last read or written
     int64 last_clock_unit = INT64_MIN; // slow path: this backend's clock at its last id
-    int64 lead = 0; // slow path: this backend's GenState::lead (the shared state is rebuilt per id)
+    int64 anchor_unit = -1, anchor_mono = 0; // slow path: this backend's GenState anchor (the shared state is rebuilt per id)
     int64 last_warning_us = INT64_MIN;
 };
 
@@ -146,7 +147,8 @@ void create_layout(const char* name, TimestampTz epoch, text* canonical, Interva
 void check_state_relations(const Entry* e);
 Form_pg_sequence_data lock_seq_tuple(Relation rel, int mode, Buffer* buf);
 void write_last_locked(Buffer buf, Form_pg_sequence_data seq, int64 value, bool is_called);
-void forget_last(const Entry* e);
+// Makes the slow path's last id unknown; returns it (-1 when it was unknown already).
+int64 forget_last(const Entry* e);
 int64 read_mark(const Entry* e, XLogRecPtr& lsn);
 
 // ---- The generator (snowflake_generator.cpp) --------------------------------------------------

@@ -78,14 +78,16 @@ void write_last_locked(Buffer buf, Form_pg_sequence_data seq, int64 value, bool 
     END_CRIT_SECTION();
 }
 
-void forget_last(const Entry* e)
+int64 forget_last(const Entry* e)
 {
     Relation rel = relation_open(e->last_relid, RowExclusiveLock);
     Buffer buf;
     Form_pg_sequence_data seq = lock_seq_tuple(rel, BUFFER_LOCK_EXCLUSIVE, &buf);
+    const int64 last = seq->is_called && seq->last_value >= 0 ? seq->last_value : -1;
     write_last_locked(buf, seq, -1, false);
     UnlockReleaseBuffer(buf);
     relation_close(rel, NoLock);
+    return last;
 }
 
 // H as it stands in the sequence (-1 when nothing was ever reserved), and the LSN that makes

@@ -1588,7 +1588,7 @@ TEST(SnowflakeGenerator, RunsAheadOfTheClockUpToTheFrontierThenWaits)
     Step caught = next(l, d, 20, 0, 0);
     ASSERT_EQ(caught.kind, Step::Issue);
     EXPECT_EQ(caught.unit, 20);
-    EXPECT_EQ(d.lead, 0);
+    EXPECT_EQ(d.anchor_unit, -1);
 
     // a reservation is still needed past the durable mark
     GenState r;
@@ -1705,7 +1705,7 @@ TEST(SnowflakePosition, RoundTripsAndOrdersLikeTheIds)
 }
 
 // fast_next against next() over random states of every layout whose ids increase: it issues
-// exactly when next() issues with no lead (lead 0, the clock not behind the last issue), the
+// exactly when next() issues with no anchor (none before, the clock not behind the last issue), the
 // same unit and counter, and leaves the word next()'s state packs to.
 TEST(SnowflakePosition, FastNextIssuesExactlyWhenNextWouldWithoutALead)
 {
@@ -1735,9 +1735,9 @@ TEST(SnowflakePosition, FastNextIssuesExactlyWhenNextWouldWithoutALead)
                                                     : now - static_cast<int64_t>(rng() % 3);
             FastIssue fi{};
             const bool fast = fast_next(l, word, node, now, reserved, rnd, ahead, fi);
-            GenState s = state_at(l, word, node, reserved, last_now, 0);
+            GenState s = state_at(l, word, node, reserved, last_now, -1, 0);
             const Step st = next(l, s, now, rnd, ahead);
-            const bool plain = st.kind == Step::Issue && s.lead == 0;
+            const bool plain = st.kind == Step::Issue && s.anchor_unit == -1;
             ASSERT_EQ(fast, plain) << l.name << " unit " << p.last_unit << " counter " << p.counter << " now " << now;
             if (!fast) {
                 ++declined;
@@ -1762,9 +1762,9 @@ TEST(SnowflakePosition, AnotherNodesWordStartsANewUnit)
 {
     const Layout& tw = builtin("snowflake");
     const uint64_t w = pack_position(tw, Position{500, 3, 7});
-    GenState same = state_at(tw, w, 3, 1000, 500, 0);
+    GenState same = state_at(tw, w, 3, 1000, 500, -1, 0);
     EXPECT_EQ(same.counter, 7);
-    GenState other = state_at(tw, w, 4, 1000, 500, 0);
+    GenState other = state_at(tw, w, 4, 1000, 500, -1, 0);
     EXPECT_EQ(other.counter, kCounterSpent);
     Step st = next(tw, other, 500, 0, 2);
     ASSERT_EQ(st.kind, Step::Issue);
@@ -1776,4 +1776,38 @@ TEST(SnowflakePosition, AnotherNodesWordStartsANewUnit)
     EXPECT_EQ(unpack_position(tw, fi.word).node, 4);
     // without run-ahead the spent unit waits for the clock: not the lock-free step's to decide
     EXPECT_FALSE(fast_next(tw, w, 4, 500, 1000, 0, 0, fi));
+}
+
+// Backends whose clocks disagree (a reading up to 40 units behind real time, a different one
+// at every step, as when each session sets idseq.test_clock_offset_ms, or a clock that steps
+// back and forth) while demand is far above the capacity: the ids never get more than one
+// unit ahead of the latest clock plus ahead_units. The frontier's pace is the monotonic
+// clock's, so each disagreement cannot push the ids a unit further (an outside attacker's
+// finding: the relative lead of 1.2 let two sessions 1 ms apart run ids 1 s ahead in 5 s).
+TEST(SnowflakeGenerator, DisagreeingClocksCannotRatchetTheIdsAhead)
+{
+    Layout l = parse_layout("pair", 0, "time:40,seq:1", kMs); // 2 ids per unit
+    std::mt19937_64 rng(23);
+    for (const int64_t ahead : {0, 3}) {
+        for (const int spread : {1, 2, 40}) {
+            GenState s;
+            s.reserved_unit = int64_t{1} << 38;
+            int64_t real = 100000, prev = -1, worst = INT64_MIN, issued = 0;
+            for (int i = 0; i < 200000; ++i) {
+                if (i % 5 == 0)
+                    ++real; // real time: one unit every 5 calls, so demand is 2.5x the capacity
+                const int64_t clock = real - static_cast<int64_t>(rng() % static_cast<uint64_t>(spread + 1));
+                const Step st = next(l, s, clock, 0, ahead, real * l.unit_us);
+                if (st.kind != Step::Issue)
+                    continue; // a wait: real time moves on anyway
+                const int64_t id = compose(l, st.unit, 0, st.counter, 0);
+                ASSERT_GT(id, prev);
+                prev = id;
+                ++issued;
+                worst = std::max(worst, st.unit - real);
+            }
+            EXPECT_LE(worst, ahead + 1) << "ahead " << ahead << " spread " << spread;
+            EXPECT_GT(issued, 200000 / 5 * 2 * 9 / 10) << "the capacity is used"; // >= 90% of 2 per unit
+        }
+    }
 }
