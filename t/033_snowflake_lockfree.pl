@@ -25,6 +25,7 @@ $node->start;
 $node->safe_psql('postgres', q{
     CREATE EXTENSION idseq;
     SELECT snowflake_create_layout('quad', '2010-11-04 01:42:54.657+00', 'time:41,node:10,seq:2');
+    SELECT snowflake_create_layout('duo', '2010-11-04 01:42:54.657+00', 'time:41,node:10,seq:1');
     CREATE TABLE ids (layout text, id bigint, pid int, xid bigint, g int, PRIMARY KEY (layout, id));
 });
 
@@ -90,32 +91,36 @@ for my $l ([ 'snowflake', 'idseq_sf_state_snowflake', 22 ], [ 'quad', undef, 12 
         0, "$layout: every id lies within the durable high-water mark ($seq)");
 }
 
-# Two sessions whose clocks disagree by 1 ms (and by 40 ms), drawing flat out at 3 times the
-# capacity of instagram (1024 ids per ms), on both paths: the ids stay within 1 ms (one unit)
+# Two sessions whose clocks disagree by 1 ms (and by 40 ms), drawing flat out above the
+# capacity of instagram (1024 ids per ms) and of a 2-ids-per-ms layout, on both paths: the ids stay within 1 ms (one unit)
 # of the later clock. (1.2 before this test let them run 1 s ahead in 5 s: each disagreement
 # counted as a step back of the clock and pushed the frontier one unit further.)
 my $pair_script = q{
 SELECT set_config('idseq.test_clock_offset_ms', (-(:client_id % 2) * :spread)::text, false);
-INSERT INTO pair SELECT :spread, :path, snowflake_nextval('instagram'), clock_timestamp() FROM generate_series(1, 2000);
+INSERT INTO pair SELECT :spread, :path, :lay, snowflake_nextval(CASE :lay::int WHEN 1 THEN 'instagram' ELSE 'duo' END), clock_timestamp()
+  FROM generate_series(1, 2000 / :lay::int);
 };
-$node->safe_psql('postgres', 'CREATE TABLE pair (spread int, path int, id bigint, at timestamptz)');
+$node->safe_psql('postgres', 'CREATE TABLE pair (spread int, path int, lay int, id bigint, at timestamptz)');
 for my $path ('shared', 'plain') {
     if ($path eq 'plain') {
         $node->append_conf('postgresql.conf', "shared_preload_libraries = ''\n");
         $node->restart;
     }
-    for my $spread (1, 40) {
-        my $code = $path eq 'shared' ? 1 : 2;
-        $node->pgbench("--no-vacuum --client=2 --jobs=2 --time=3 --protocol=prepared --define=spread=$spread --define=path=$code",
-            0, [qr{processed: \d+}], [qr{^(?:(?:WARNING|DETAIL):  .*\n)*$}],
-            "$path, clocks $spread ms apart: pgbench ran (a step back of the clock is a warning)",
-            { "033_pair_${path}_$spread" => $pair_script });
-        my ($n, $distinct, $ahead) = split /\|/, $node->safe_psql('postgres', qq{
-            SELECT count(*), count(DISTINCT id),
-                   round(extract(epoch FROM max(snowflake_timestamp(id, 'instagram') - at)) * 1000, 3)
-              FROM pair WHERE spread = $spread AND path = $code});
-        is($distinct, $n, "$path, clocks $spread ms apart: $n ids, all distinct");
-        cmp_ok($ahead, '<=', 1, "$path, clocks $spread ms apart: no id more than 1 ms ahead of the later clock ($ahead ms)");
+    for my $lay (1, 1000) { # instagram (1024 ids per ms), duo (2 ids per ms)
+        my $name = $lay == 1 ? 'instagram' : 'duo';
+        for my $spread (1, 40) {
+            my $code = $path eq 'shared' ? 1 : 2;
+            $node->pgbench("--no-vacuum --client=2 --jobs=2 --time=3 --protocol=prepared --define=spread=$spread --define=path=$code --define=lay=$lay",
+                0, [qr{processed: \d+}], [qr{^(?:(?:WARNING|DETAIL):  .*\n)*$}],
+                "$path $name, clocks $spread ms apart: pgbench ran (a step back of the clock is a warning)",
+                { "033_pair_${path}_${name}_$spread" => $pair_script });
+            my ($n, $distinct, $ahead) = split /\|/, $node->safe_psql('postgres', qq{
+                SELECT count(*), count(DISTINCT id),
+                       round(extract(epoch FROM max(snowflake_timestamp(id, '$name') - at)) * 1000, 3)
+                  FROM pair WHERE spread = $spread AND path = $code AND lay = $lay});
+            is($distinct, $n, "$path $name, clocks $spread ms apart: $n ids, all distinct");
+            cmp_ok($ahead, '<=', 1, "$path $name, clocks $spread ms apart: no id more than 1 ms ahead of the later clock ($ahead ms)");
+        }
     }
 }
 $node->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\n");

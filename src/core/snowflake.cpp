@@ -464,6 +464,27 @@ Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t rand
     return Step{Step::Issue, unit, counter, clock_back};
 }
 
+int64_t anchor_offset(const Layout& layout, const GenState& state)
+{
+    if (state.anchor_unit < 0)
+        return 0;
+    const int64_t d = saturate(i128{state.anchor_unit} * layout.unit_us - state.anchor_mono_us);
+    return d == 0 ? -1 : d; // 0 means none: one microsecond earlier instead
+}
+
+void set_anchor_from_offset(const Layout& layout, GenState& state, int64_t offset, int64_t mono_us)
+{
+    state.anchor_unit = -1;
+    state.anchor_mono_us = 0;
+    if (offset == 0)
+        return;
+    const i128 a = floor_div(i128{mono_us} + offset, layout.unit_us);
+    if (a < 0 || a > layout.max_value(Field::Time))
+        return;
+    state.anchor_unit = static_cast<int64_t>(a);
+    state.anchor_mono_us = saturate(a * layout.unit_us - offset);
+}
+
 int64_t compose(const Layout& layout, int64_t unit, int64_t node, int64_t counter, uint64_t random64)
 {
     const bool seq = layout.has(Field::Seq);

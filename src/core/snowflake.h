@@ -195,6 +195,14 @@ int64_t counter_space(const Layout& layout);
 // Throws Error(OutOfRange), leaving state unchanged, when the unit would not fit the time
 // field, or when a fresh state (nothing issued) sees a clock before the epoch.
 // random64 seeds a rand-counter's start offset; it is unused otherwise.
+// The path without shared memory keeps a state's anchor as one number that every backend
+// shares (beside the last id): D = anchor_unit * unit_us - anchor_mono_us, the anchored
+// frontier being floor((mono + D) / unit_us); 0 means no anchor. anchor_offset gives D for
+// a state; set_anchor_from_offset gives a state the anchor D stands for at mono_us (an
+// anchor_mono_us at most mono_us, so next() sees the same frontier), so a state that keeps
+// its anchor gives back the same D exactly.
+int64_t anchor_offset(const Layout& layout, const GenState& state);
+void set_anchor_from_offset(const Layout& layout, GenState& state, int64_t offset, int64_t mono_us);
 constexpr int64_t kNoMono = INT64_MIN;
 Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t random64, int64_t ahead_units = 0,
           int64_t mono_us = kNoMono);

@@ -34,7 +34,8 @@
 // after a start takes the layout's lock, reads H, sets P to unknown and does
 // restart_from(S, H).
 // Slow path (no preload, or no free slot): each id locks P's buffer (an LWLock, as nextval
-// locks its sequence's), rebuilds the state from P -- or, when P is unknown, restarts from
+// locks its sequence's), rebuilds the state from P (with the anchor every backend shares, kept
+// in P's log_cnt) -- or, when P is unknown, restarts from
 // H as the backend first read it -- runs the same core step, writes the new id into P and
 // unlocks. Reservations and waits for the clock happen with the buffer unlocked, then the
 // step starts over.
@@ -547,23 +548,24 @@ int64 nextval_slow(Entry* e, int32 node)
         Form_pg_sequence_data last = lock_seq_tuple(rel, BUFFER_LOCK_EXCLUSIVE, &buf);
         const bool known = last->is_called;
         const int64 last_id = last->last_value;
+        const int64 anchor = last->log_cnt; // shared by every backend, as the last id is
         const int64 now_us = now_unix_us();
         const int64 mono = now_mono_us();
-        int64 now_unit = 0, id = 0;
+        int64 now_unit = 0, id = 0, new_anchor = anchor;
         Step step{};
         bool ok = idseq::pg::try_run(spin_error, [&] {
             GenState st = idseq::rebuild_state(e->layout, known, last_id, e->base_mark, e->mark, node);
-            st.anchor_unit = e->anchor_unit;
-            st.anchor_mono_us = e->anchor_mono;
+            idseq::set_anchor_from_offset(e->layout, st, anchor, mono);
             now_unit = idseq::unit_of(e->layout, now_us);
             step = idseq::next(e->layout, st, now_unit, rnd, ahead, mono);
-            e->anchor_unit = st.anchor_unit;
-            e->anchor_mono = st.anchor_mono_us;
+            new_anchor = idseq::anchor_offset(e->layout, st);
             if (step.kind == Step::Issue)
                 id = idseq::compose(e->layout, step.unit, node, step.counter, rnd);
         });
         if (ok && step.kind == Step::Issue)
-            write_last_locked(buf, last, id, true);
+            write_last_locked(buf, last, id, true, new_anchor);
+        else if (ok && step.kind == Step::WaitForClock && new_anchor != anchor)
+            write_last_locked(buf, last, last_id, known, new_anchor);
         UnlockReleaseBuffer(buf);
         if (!ok)
             idseq::pg::report(spin_error);

@@ -111,7 +111,6 @@ struct Entry {
     int64 base_mark = -1; // ... as first read (the restart point while the last id is unknown)
     int64 mark = -1; // ... and as last read or written
     int64 last_clock_unit = INT64_MIN; // slow path: this backend's clock at its last id
-    int64 anchor_unit = -1, anchor_mono = 0; // slow path: this backend's GenState anchor (the shared state is rebuilt per id)
     int64 last_warning_us = INT64_MIN;
 };
 
@@ -146,7 +145,7 @@ void create_layout(const char* name, TimestampTz epoch, text* canonical, Interva
 
 void check_state_relations(const Entry* e);
 Form_pg_sequence_data lock_seq_tuple(Relation rel, int mode, Buffer* buf);
-void write_last_locked(Buffer buf, Form_pg_sequence_data seq, int64 value, bool is_called);
+void write_last_locked(Buffer buf, Form_pg_sequence_data seq, int64 value, bool is_called, int64 anchor);
 // Makes the slow path's last id unknown; returns it (-1 when it was unknown already).
 int64 forget_last(const Entry* e);
 int64 read_mark(const Entry* e, XLogRecPtr& lsn);

@@ -67,13 +67,15 @@ bool read_seq(Oid relid, int64& value, XLogRecPtr& lsn)
 
 } // namespace
 
-// Writes P, the unlogged last-id sequence (no WAL: it is meant to vanish with a crash).
-void write_last_locked(Buffer buf, Form_pg_sequence_data seq, int64 value, bool is_called)
+// Writes P, the unlogged last-id sequence (no WAL: it is meant to vanish with a crash), and
+// in its log_cnt the slow path's shared anchor (idseq::anchor_offset; 0: none). Nothing
+// calls nextval on this sequence, so log_cnt has no other use; setval and a crash make it 0.
+void write_last_locked(Buffer buf, Form_pg_sequence_data seq, int64 value, bool is_called, int64 anchor)
 {
     START_CRIT_SECTION();
     seq->last_value = value;
     seq->is_called = is_called;
-    seq->log_cnt = 0;
+    seq->log_cnt = anchor;
     MarkBufferDirty(buf);
     END_CRIT_SECTION();
 }
@@ -84,7 +86,7 @@ int64 forget_last(const Entry* e)
     Buffer buf;
     Form_pg_sequence_data seq = lock_seq_tuple(rel, BUFFER_LOCK_EXCLUSIVE, &buf);
     const int64 last = seq->is_called && seq->last_value >= 0 ? seq->last_value : -1;
-    write_last_locked(buf, seq, -1, false);
+    write_last_locked(buf, seq, -1, false, 0);
     UnlockReleaseBuffer(buf);
     relation_close(rel, NoLock);
     return last;
