@@ -85,5 +85,50 @@ cmp_ok(length($err), '<', 1000, 'the error is short');
 $log = slurp_file($node->logfile, $log_start);
 cmp_ok(length($log), '<', 100_000, 'and so is the server log');
 
+# A slot serves one layout definition. A custom layout dropped with the extension and made
+# again under its name with another definition takes a slot of its own (a backend still
+# running the old definition in a long statement sees no invalidation, and must never move
+# the new definition's word); made again with the same definition, it keeps its slot, and
+# its ids go on above the ones issued before the drop. (An immediate stop: a clean one would
+# carry the slots above into the next start.)
+$node->stop('immediate');
+$node->append_conf('postgresql.conf', "idseq.snowflake_max_layouts = 3\n");
+$node->start;
+sub fast_layouts_of
+{
+    my $db = shift;
+    return $node->safe_psql($db, q{
+        SELECT string_agg(name || ':' || fields, ',' ORDER BY name) FROM idseq_layout_registry
+         WHERE pg_sequence_last_value(last_id_seq) IS NULL});
+}
+$node->safe_psql('postgres', 'CREATE DATABASE redef');
+my $recreate = sub {
+    my $fields = shift;
+    $node->safe_psql('redef', qq{
+        DROP EXTENSION IF EXISTS idseq CASCADE;
+        CREATE EXTENSION idseq;
+        SELECT snowflake_create_layout('r', '2020-01-01 00:00:00+00', '$fields');});
+};
+$recreate->('time:41,seq:12');
+my $before = $node->safe_psql('redef', q{SELECT max(snowflake_nextval('r')) FROM generate_series(1, 5000)});
+is(fast_layouts_of('redef'), 'r:time:41,seq:12', 'the layout takes a slot (1 of 3)');
+$recreate->('time:41,seq:12');
+($ret, $out, $err) = $node->psql('redef', qq{SELECT min(snowflake_nextval('r')) > $before FROM generate_series(1, 5000)});
+is($out, 't', 'made again with the same definition: its ids go on above the earlier ones');
+is(fast_layouts_of('redef'), 'r:time:41,seq:12', 'in the same slot');
+$recreate->('time:41,seq:14');
+($ret, $out, $err) = $node->psql('redef', q{SELECT count(DISTINCT snowflake_nextval('r')) FROM generate_series(1, 5000)});
+is($out, '5000', 'made again with another definition: unique ids');
+is($err, '', 'from a slot of its own (2 of 3), no warning');
+is(fast_layouts_of('redef'), 'r:time:41,seq:14', 'on the fast path');
+$recreate->('time:40,seq:14');
+$node->safe_psql('redef', q{SELECT snowflake_nextval('r')});
+$recreate->('time:40,seq:13');
+($ret, $out, $err) = $node->psql('redef', q{SELECT count(DISTINCT snowflake_nextval('r')) FROM generate_series(1, 5000)});
+is($out, '5000', 'a fourth definition with every slot taken: still unique');
+like($err, qr/WARNING:  all 3 shared-memory slots of the snowflake generator are in use/,
+    'and the warning says the slots are used up: each definition took one');
+is(fast_layouts_of('redef'), '', 'it uses the path without shared memory');
+
 $node->stop;
 done_testing();

@@ -272,8 +272,7 @@ int64 compose_id(const Entry* e, const Step& step, int32 node, uint64 rnd)
 
 bool slot_matches(const Slot* s, const Entry* e)
 {
-    return s->ready && s->state_relid == e->state_relid && s->last_relid == e->last_relid &&
-        s->fingerprint == e->fingerprint;
+    return s->ready && s->state_relid == e->state_relid && s->last_relid == e->last_relid;
 }
 
 // GenState::last_now in Slot::last_now: the sign bit flipped, so that readings order as
@@ -315,12 +314,10 @@ void init_slot(Entry* e)
         // restart that adds idseq to shared_preload_libraries costs no drift.
         const int64 last_id = forget_last(e);
         SpinLockAcquire(&s->mutex);
-        // The state saved at a clean shutdown, for these relations and this definition: its
-        // last id is the last one issued, so the ids go on from it, with no lease lost.
-        const bool resume = s->saved && s->state_relid == e->state_relid && s->last_relid == e->last_relid &&
-            s->fingerprint == e->fingerprint;
-        // Another definition: its words and units mean something else.
-        const bool same_definition = s->fingerprint == e->fingerprint;
+        // The state saved at a clean shutdown, for these relations (the slot's key holds the
+        // definition): its last id is the last one issued, so the ids go on from it, with no
+        // lease lost.
+        const bool resume = s->saved && s->state_relid == e->state_relid && s->last_relid == e->last_relid;
         pg_atomic_write_u32(&s->epoch, 0);
         pg_memory_barrier();
         GenState st{};
@@ -328,7 +325,7 @@ void init_slot(Entry* e)
         for (;;) {
             uint64 old = pg_atomic_read_u64(&s->word), word = 0;
             done = idseq::pg::try_run(spin_error, [&] {
-                const idseq::Position p = idseq::unpack_position(e->layout, same_definition ? old : 0);
+                const idseq::Position p = idseq::unpack_position(e->layout, old);
                 st = GenState{};
                 st.last_unit = p.last_unit;
                 st.counter = p.counter;
@@ -338,7 +335,7 @@ void init_slot(Entry* e)
                 } else if (last_id >= 0 && last_id <= e->layout.max_id() &&
                            idseq::pack_position(e->layout, idseq::Position{idseq::unit_of_id(e->layout, last_id),
                                                                            idseq::node_of(e->layout, last_id),
-                                                                           idseq::counter_of(e->layout, last_id)}) >= (same_definition ? old : 0)) {
+                                                                           idseq::counter_of(e->layout, last_id)}) >= old) {
                     node = idseq::node_of(e->layout, last_id);
                     st = idseq::resume_from_last_id(e->layout, last_id, mark, node);
                     if (st.last_unit > mark) // not under the mark: cannot be the slow path's id
@@ -354,11 +351,8 @@ void init_slot(Entry* e)
         }
         pg_atomic_write_u64(&s->reserved, (uint64) st.reserved_unit);
         pg_atomic_write_u64(&s->last_now, now_word(INT64_MIN));
-        if (!same_definition)
-            pg_atomic_write_u64(&s->anchor_unit, (uint64) INT64CONST(-1));
         s->state_relid = e->state_relid;
         s->last_relid = e->last_relid;
-        s->fingerprint = e->fingerprint;
         s->saved = false;
         s->ready = done;
         if (done) {

@@ -49,17 +49,33 @@ constexpr int64 kUnixToPgEpochUs = INT64CONST(946684800000000); // 1970-01-01 to
 
 // ---- Shared memory (snowflake_shmem.cpp) ------------------------------------------------------
 
+// What a layout's ids and a slot's packed word mean: the whole definition, compared exactly
+// (not a hash), so that a slot's word is only ever read and written by one definition.
+struct Definition {
+    int64 epoch_us;
+    int64 unit_us;
+    uint8 width[idseq::kFieldCount];
+    uint8 shift[idseq::kFieldCount];
+    bool operator==(const Definition& o) const { return memcmp(this, &o, sizeof o) == 0; }
+    bool operator!=(const Definition& o) const { return !(*this == o); }
+};
+static_assert(sizeof(Definition) == 16 + 2 * idseq::kFieldCount, "Definition has no padding (compared bytewise)");
+Definition definition_of(const Layout& l);
+
 struct Slot {
-    // The key, written once under the table lock before the slot is counted in used.
+    // The key, written once under the table lock before the slot is counted in used. A layout
+    // dropped (DROP EXTENSION) and created again under its name with another definition takes
+    // another slot: a backend still running the old definition (a long statement sees no
+    // invalidation) can then never move the new definition's word.
     Oid db;
     char name[NAMEDATALEN];
+    Definition definition;
     // mutex serialises the slot's set-up, its reservations and the ids next() decides (see
     // nextval_fast); the fields up to saved are protected by it.
     slock_t mutex;
     bool ready; // the state was set up from H for these relations and this definition
     Oid state_relid;
     Oid last_relid;
-    uint64 fingerprint;
     uint32 generation; // counts set-ups (epoch's next value)
     bool saved; // not ready: word is the one saved at the last clean shutdown
     // The unit a backend is spinning on the clock for (see wait_for_unit); no lock.
@@ -88,7 +104,7 @@ extern shmem_request_hook_type prev_shmem_request_hook;
 extern shmem_startup_hook_type prev_shmem_startup_hook;
 void shmem_request();
 void shmem_startup();
-Slot* find_slot(const char* name);
+Slot* find_slot(const char* name, const Definition& definition);
 
 // ---- Layouts (snowflake_layouts.cpp) ----------------------------------------------------------
 
@@ -99,7 +115,7 @@ struct Entry {
     bool builtin = false;
     Oid state_relid = InvalidOid, last_relid = InvalidOid;
     Oid state_owner = InvalidOid;
-    uint64 fingerprint = 0;
+    Definition definition{};
     Slot* slot = nullptr; // nullptr: the slow path
     uint32 slot_epoch = 0; // the slot's epoch when this entry last found it set up for its relations
     uint64 slot_word = 0; // the slot's word as this backend last left it (a guess: see try_lock_free)

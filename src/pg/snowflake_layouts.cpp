@@ -132,15 +132,20 @@ Interval* interval_from_us(int64 us)
     return iv;
 }
 
-namespace {
-
-uint64 fingerprint_of(const Layout& l)
+Definition definition_of(const Layout& l)
 {
-    uint64 h = (uint64) l.epoch_us * UINT64CONST(0x9E3779B97F4A7C15) ^ (uint64) l.unit_us;
-    for (const idseq::FieldBits& f : l.fields)
-        h = (h ^ (uint64) (f.width * 64 + f.shift)) * UINT64CONST(0x100000001B3);
-    return h;
+    Definition d;
+    memset(&d, 0, sizeof d);
+    d.epoch_us = l.epoch_us;
+    d.unit_us = l.unit_us;
+    for (size_t i = 0; i < l.fields.size(); i++) {
+        d.width[i] = (uint8) l.fields[i].width; // at most 63
+        d.shift[i] = (uint8) l.fields[i].shift;
+    }
+    return d;
 }
+
+namespace {
 
 char* registry_relation(Oid nsp)
 {
@@ -211,7 +216,7 @@ bool load_entry(Entry* e, const char* name, Oid nsp)
     e->has_node = e->layout.has(Field::Node);
     e->has_rand = e->layout.has(Field::Rand);
     e->max_node = e->layout.max_value(Field::Node);
-    e->fingerprint = fingerprint_of(e->layout);
+    e->definition = definition_of(e->layout);
     e->mark_read = false;
     e->relations_checked = false;
     e->valid = true;

@@ -84,7 +84,7 @@ void shmem_startup()
 
 // The slot of (this database, name), taking a free one if needed; nullptr when none is free
 // (the first time that happens after a start, a warning says so).
-Slot* find_slot(const char* name)
+Slot* find_slot(const char* name, const Definition& definition)
 {
     if (!shared)
         return nullptr;
@@ -93,7 +93,7 @@ Slot* find_slot(const char* name)
         LWLockAcquire(table_lock, pass == 0 ? LW_SHARED : LW_EXCLUSIVE);
         for (int i = 0; i < shared->used; i++) {
             Slot* s = &slots[i];
-            if (s->db == MyDatabaseId && strcmp(s->name, name) == 0) {
+            if (s->db == MyDatabaseId && strcmp(s->name, name) == 0 && s->definition == definition) {
                 LWLockRelease(table_lock);
                 return s;
             }
@@ -102,6 +102,7 @@ Slot* find_slot(const char* name)
             Slot* s = &slots[shared->used];
             s->db = MyDatabaseId;
             strlcpy(s->name, name, NAMEDATALEN);
+            s->definition = definition;
             pg_write_barrier();
             shared->used++;
             LWLockRelease(table_lock);
@@ -143,9 +144,10 @@ namespace {
 
 constexpr const char* kSavedFile = "idseq_snowflake.state";
 constexpr uint32 kSavedMagic = 0x1D5E0F1A;
-// 2: an entry holds the packed position (1: last unit, counter and node; a file of version 1,
-// written before an upgrade, is not used, and that start restarts from H).
-constexpr uint32 kSavedVersion = 2;
+// 3: an entry holds the layout's whole definition (2: a hash of it; 1: last unit, counter and
+// node instead of the packed position). A file of an older version, written before an
+// upgrade, is not used, and that start restarts from H.
+constexpr uint32 kSavedVersion = 3;
 
 struct SavedHeader {
     uint32 magic;
@@ -161,8 +163,8 @@ struct SavedEntry {
     Oid db;
     char name[NAMEDATALEN];
     Oid state_relid, last_relid;
-    uint64 fingerprint;
-    uint64 word; // the position (idseq::pack_position for the layout the fingerprint names)
+    Definition definition;
+    uint64 word; // the position (idseq::pack_position for that definition)
 };
 
 // The control file as the postmaster sees it, read without ereport (the postmaster may be
@@ -211,7 +213,7 @@ void save_states_at_shutdown(int code, Datum)
         strlcpy(x.name, sl->name, NAMEDATALEN);
         x.state_relid = sl->state_relid;
         x.last_relid = sl->last_relid;
-        x.fingerprint = sl->fingerprint;
+        x.definition = sl->definition;
         x.word = pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&sl->word));
     }
     if (n == 0)
@@ -272,7 +274,7 @@ void load_saved_states()
         strlcpy(sl->name, x.name, NAMEDATALEN);
         sl->state_relid = x.state_relid;
         sl->last_relid = x.last_relid;
-        sl->fingerprint = x.fingerprint;
+        sl->definition = x.definition;
         pg_atomic_write_u64(&sl->word, x.word);
         sl->ready = false;
         sl->saved = true;
