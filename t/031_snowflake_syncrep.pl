@@ -122,4 +122,56 @@ idseq.test_clock_offset_ms = -3600000
     $standby->stop;
 }
 
+# d) A reservation confirmed while no synchronous standby was required (an outside attacker:
+# with a 10 s lease, 112,880 ids re-issued after a failover): once synchronous_standby_names
+# is set, no id goes under it before the standbys have confirmed it. Here no standby ever
+# connects, so every id asks for that confirmation, waits, and ends in the timeout's error;
+# the lease is long, so before the fix every id came at once from the old reservation.
+for my $path ('shared', 'plain') {
+    my $preload = $path eq 'shared' ? 'idseq' : '';
+    my $node = PostgreSQL::Test::Cluster->new("sync_late_$path");
+    $node->init(allows_streaming => 1);
+    $node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = '$preload'
+idseq.node_id = 1
+idseq.snowflake_lease_ms = 600000
+});
+    $node->start;
+    $node->safe_psql('postgres', 'CREATE EXTENSION idseq');
+    my $first = $node->safe_psql('postgres', 'SELECT max(snowflake_nextval()) FROM generate_series(1, 1000)');
+    $node->append_conf('postgresql.conf', "synchronous_standby_names = 'nostandby'\n");
+    $node->reload;
+    $node->poll_query_until('postgres', "SELECT current_setting('synchronous_standby_names') = 'nostandby'");
+    for my $attempt (1, 2) { # a new session, twice
+        my ($out, $err) = in_open_transaction($node,
+            "SET statement_timeout = '1s'; SELECT snowflake_nextval() FROM generate_series(1, 1000)");
+        is(scalar(ids_in($out)), 0, "$path d): no id under a reservation made before synchronous standbys were required");
+        like($err, qr/canceling the wait for synchronous replication of snowflake layout "snowflake"/,
+            "$path d): the wait for their confirmation ends in the timeout's error");
+    }
+    # One session that issued ids before the setting, and goes on after it.
+    $node->append_conf('postgresql.conf', "synchronous_standby_names = ''\n");
+    $node->reload;
+    $node->poll_query_until('postgres', "SELECT current_setting('synchronous_standby_names') = ''");
+    my ($s_out, $s_err) = ('', '');
+    my $session = IPC::Run::start(
+        [ 'psql', '-XAtq', '-h', $node->host, '-p', $node->port, '-d', 'postgres', '-c',
+          "SELECT 'before: ' || count(snowflake_nextval()) FROM generate_series(1, 10)", '-c', "SELECT pg_sleep(3) AS sleeping",
+          '-c', "SET statement_timeout = '1s'", '-c', "SELECT snowflake_nextval() FROM generate_series(1, 1000)" ],
+        '>', \$s_out, '2>', \$s_err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    $node->poll_query_until('postgres', "SELECT count(*) > 0 FROM pg_stat_activity WHERE query LIKE '%sleeping%' AND pid <> pg_backend_pid()");
+    $node->append_conf('postgresql.conf', "synchronous_standby_names = 'nostandby'\n");
+    $node->reload;
+    $session->finish;
+    like($s_out, qr/^before: 10$/m, "$path d): a session issues ids before the setting ...");
+    is(scalar(ids_in($s_out)), 0, "$path d): ... and none after it");
+    like($s_err, qr/canceling the wait for synchronous replication/, "$path d): ... waits too once it sees the setting");
+    $node->append_conf('postgresql.conf', "synchronous_standby_names = ''\n");
+    $node->reload;
+    $node->poll_query_until('postgres', "SELECT current_setting('synchronous_standby_names') = ''");
+    is($node->safe_psql('postgres', "SELECT min(snowflake_nextval()) > $first FROM generate_series(1, 1000)"), 't',
+        "$path d): without synchronous standbys the ids come again, above the earlier ones");
+    $node->stop;
+}
+
 done_testing();

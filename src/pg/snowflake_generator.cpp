@@ -11,7 +11,9 @@
 //      it, pg_dump dumps it. A reservation moves H to max(the unit, now + the lease)
 //      (idseq.snowflake_lease_ms, counted as at least idseq.snowflake_max_ahead_ms), so one
 //      flush covers a lease's worth of ids -- also a burst running ahead of the clock -- and H
-//      is never more than that ahead of the clock unless the ids are. Reservations, and every read
+//      is never more than that ahead of the clock unless the ids are. A mark confirmed while no
+//      synchronous standby was required is confirmed again, with them, before ids go under it
+//      once they are (Slot::sync_reserved, Entry::sync_mark). Reservations, and every read
 //      of H that ids are issued under, hold a heavyweight lock on the layout, and H as read
 //      is confirmed again before use: a reservation whose wait for the standbys was cancelled
 //      leaves its mark in the sequence, unconfirmed, and errors out without issuing or
@@ -107,9 +109,18 @@ idseq::pg::CaughtError spin_error;
 // the test SyncRepWaitForLSN makes before it waits (WalSndCtl->lsn[] is the position the
 // synchronous standbys have confirmed); here it is made after the wait too, because the wait
 // also ends, with a mere WARNING, on a query cancel, a termination or the postmaster's death.
+// Whether this backend's configuration asks for synchronous standbys (the test
+// SyncRepWaitForLSN's callers make). A reservation confirmed while it did not is confirmed
+// again before any id is issued under it once it does (Slot::sync_reserved, Entry::sync_mark):
+// setting synchronous_standby_names must not leave a lease of ids the standbys never saw.
+bool sync_required()
+{
+    return max_wal_senders > 0 && SyncRepStandbyNames && SyncRepStandbyNames[0] != '\0';
+}
+
 bool standbys_confirmed(XLogRecPtr lsn)
 {
-    if (max_wal_senders == 0 || !SyncRepStandbyNames || SyncRepStandbyNames[0] == '\0')
+    if (!sync_required())
         return true;
     LWLockAcquire(SyncRepLock, LW_SHARED);
     bool ok = lsn <= WalSndCtl->lsn[SYNC_REP_WAIT_FLUSH];
@@ -350,6 +361,8 @@ void init_slot(Entry* e)
                 break;
         }
         pg_atomic_write_u64(&s->reserved, (uint64) st.reserved_unit);
+        // confirmed by durable_mark under this backend's configuration
+        pg_atomic_write_u64(&s->sync_reserved, (uint64) (sync_required() ? st.reserved_unit : INT64CONST(-1)));
         pg_atomic_write_u64(&s->last_now, now_word(INT64_MIN));
         s->state_relid = e->state_relid;
         s->last_relid = e->last_relid;
@@ -372,10 +385,26 @@ void reserve_fast(const Entry* e, int64 unit, int64 now_unit)
 {
     Slot* s = e->slot;
     int64 mark = reserve(e, unit, now_unit);
+    const bool sync = sync_required(); // as reserve() confirmed the mark
     SpinLockAcquire(&s->mutex);
-    if (slot_matches(s, e) && (int64) pg_atomic_read_u64(&s->reserved) < mark)
-        pg_atomic_write_u64(&s->reserved, (uint64) mark);
+    if (slot_matches(s, e)) {
+        if ((int64) pg_atomic_read_u64(&s->reserved) < mark)
+            pg_atomic_write_u64(&s->reserved, (uint64) mark);
+        if (sync && (int64) pg_atomic_read_u64(&s->sync_reserved) < mark)
+            pg_atomic_write_u64(&s->sync_reserved, (uint64) mark);
+    }
     SpinLockRelease(&s->mutex);
+}
+
+// The reserved unit ids may go under: Slot::reserved, and while synchronous standbys are
+// required only what was confirmed while they were (a unit above it asks for a reservation,
+// which confirms H with the standbys, waiting as a commit does).
+int64 usable_reserved(const Slot* s)
+{
+    int64 r = (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->reserved));
+    if (sync_required())
+        r = std::min(r, (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->sync_reserved)));
+    return r;
 }
 
 // The common id without a lock (idseq::fast_next: no step back of the clock, no anchor, the
@@ -405,7 +434,7 @@ bool try_lock_free(Entry* e, int32 node, int64 ahead, uint64 rnd, int64& id)
         const int64 now_unit = idseq::unit_of(e->layout, now_unix_us());
         if (now_word(now_unit) < last_now)
             return false;
-        const int64 reserved = (int64) pg_atomic_read_u64(&s->reserved);
+        const int64 reserved = usable_reserved(s);
         // The first compare-and-swap expects the word this backend left: right whenever no
         // other backend issued since, and otherwise it fails with the word's line already
         // taken for writing, so the second one, from the word it returned, is a local hit.
@@ -468,7 +497,7 @@ int64 nextval_fast(Entry* e, int32 node)
                 GenState st;
                 ok = idseq::pg::try_run(spin_error, [&] {
                     now_unit = idseq::unit_of(e->layout, now_us);
-                    st = idseq::state_at(e->layout, word, node, (int64) pg_atomic_read_u64(&s->reserved),
+                    st = idseq::state_at(e->layout, word, node, usable_reserved(s),
                                          now_of(last_now), (int64) pg_atomic_read_u64(&s->anchor_unit),
                                          (int64) pg_atomic_read_u64(&s->anchor_mono));
                     step = idseq::next(e->layout, st, now_unit, rnd, ahead, mono);
@@ -533,6 +562,15 @@ int64 nextval_slow(Entry* e, int32 node)
         e->base_mark = e->mark = durable_mark(e);
         unlock_layout(e);
         e->mark_read = true;
+        e->sync_mark = sync_required() ? e->mark : -1;
+    }
+    if (sync_required() && e->sync_mark < e->mark) {
+        // This backend's view of H was confirmed before synchronous standbys were required:
+        // confirm H with them before any id goes under it (the restart point included).
+        lock_layout(e);
+        e->mark = std::max(e->mark, durable_mark(e));
+        unlock_layout(e);
+        e->sync_mark = e->mark;
     }
     const int64 ahead = ahead_units_of(e);
     Relation rel = relation_open(e->last_relid, RowExclusiveLock);
@@ -575,8 +613,11 @@ int64 nextval_slow(Entry* e, int32 node)
                 warn_clock_back(e, back, step.unit, now_us);
             return id;
         }
-        if (step.kind == Step::NeedReservation)
+        if (step.kind == Step::NeedReservation) {
             e->mark = reserve(e, step.unit, now_unit);
+            if (sync_required())
+                e->sync_mark = e->mark;
+        }
         else
             wait_for_unit(e, step.unit);
         CHECK_FOR_INTERRUPTS();

@@ -86,6 +86,10 @@ struct Slot {
     // line is written by locked steps only, theirs by a new clock unit or a reservation.
     alignas(PG_CACHE_LINE_SIZE) pg_atomic_uint32 epoch; // 0 while not ready, else the generation of the last set-up
     pg_atomic_uint64 reserved; // GenState::reserved_unit; written under mutex
+    // The greatest reserved unit confirmed while synchronous standbys were required (-1:
+    // none); written under mutex. While they are, ids go only under min(reserved, this): a
+    // reservation made before synchronous_standby_names was set is confirmed again first.
+    pg_atomic_uint64 sync_reserved;
     pg_atomic_uint64 last_now; // GenState::last_now, sign bit flipped (orders as unsigned)
     pg_atomic_uint64 anchor_unit; // GenState::anchor_unit (-1: none); written under mutex
     pg_atomic_uint64 anchor_mono; // GenState::anchor_mono_us; written under mutex
@@ -126,6 +130,7 @@ struct Entry {
     bool mark_read = false; // slow path: this backend's view of H ...
     int64 base_mark = -1; // ... as first read (the restart point while the last id is unknown)
     int64 mark = -1; // ... and as last read or written
+    int64 sync_mark = -1; // ... and as last confirmed while synchronous standbys were required
     int64 last_clock_unit = INT64_MIN; // slow path: this backend's clock at its last id
     int64 last_warning_us = INT64_MIN;
 };

@@ -67,6 +67,7 @@ void shmem_startup()
             pg_atomic_init_u32(&s.epoch, 0);
             pg_atomic_init_u64(&s.word, 0);
             pg_atomic_init_u64(&s.reserved, (uint64) INT64CONST(-1));
+            pg_atomic_init_u64(&s.sync_reserved, (uint64) INT64CONST(-1));
             pg_atomic_init_u64(&s.last_now, 0);
             pg_atomic_init_u64(&s.anchor_unit, (uint64) INT64CONST(-1));
             pg_atomic_init_u64(&s.anchor_mono, 0);
