@@ -595,6 +595,18 @@ bool fast_next(const Layout& layout, uint64_t word, int64_t node, int64_t now_un
     return true;
 }
 
+WordStep word_step(const Layout& layout)
+{
+    WordStep ws;
+    const int cb = counter_bits(layout), nb = layout[Field::Node].width;
+    ws.unit_shift = nb + cb;
+    ws.counter_bits = cb;
+    ws.counter_mask = static_cast<uint64_t>(Layout::ones(cb));
+    ws.node_mask = static_cast<uint64_t>(Layout::ones(nb)) << cb;
+    ws.max_unit = layout.max_value(Field::Time);
+    return ws;
+}
+
 int64_t ClockWaiter::spin_window_us() const { return std::min(overshoot_us_ + kSpinMarginUs, kMaxSpinUs); }
 
 int64_t ClockWaiter::sleep_for(int64_t now_us, int64_t target_us) const

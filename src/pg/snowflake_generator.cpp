@@ -439,10 +439,14 @@ bool try_lock_free(Entry* e, int32 node, int64 ahead, uint64 rnd, int64& id)
         // other backend issued since, and otherwise it fails with the word's line already
         // taken for writing, so the second one, from the word it returned, is a local hit.
         uint64 word = e->slot_word;
+        const uint64 nbits = idseq::node_bits(e->word_step, node);
         bool current = false;
         idseq::FastIssue fi;
         for (;;) {
-            if (!idseq::fast_next(e->layout, word, node, now_unit, reserved, rnd, ahead, fi)) {
+            // the next counter of the word's unit in a few instructions (fast_successor), so
+            // that after a failed compare-and-swap the next attempt follows at once
+            if (!idseq::fast_successor(e->word_step, word, nbits, now_unit, reserved, ahead, fi) &&
+                !idseq::fast_next(e->layout, word, node, now_unit, reserved, rnd, ahead, fi)) {
                 if (current)
                     return false;
                 word = pg_atomic_read_u64(&s->word);

@@ -120,6 +120,7 @@ struct Entry {
     Oid state_relid = InvalidOid, last_relid = InvalidOid;
     Oid state_owner = InvalidOid;
     Definition definition{};
+    idseq::WordStep word_step; // the lock-free step's masks (idseq::fast_successor)
     Slot* slot = nullptr; // nullptr: the slow path
     uint32 slot_epoch = 0; // the slot's epoch when this entry last found it set up for its relations
     uint64 slot_word = 0; // the slot's word as this backend last left it (a guess: see try_lock_free)

@@ -1756,6 +1756,57 @@ TEST(SnowflakePosition, FastNextIssuesExactlyWhenNextWouldWithoutALead)
     EXPECT_GT(declined, 20000);
 }
 
+// fast_successor against fast_next over random states of every layout whose ids increase,
+// also before the epoch and at the end of the time field: whenever it answers, fast_next gives
+// the very same answer; and it answers the common case (the word's unit, counter not spent).
+TEST(SnowflakePosition, FastSuccessorAgreesWithFastNext)
+{
+    std::mt19937_64 rng(29);
+    int answered = 0, left = 0;
+    for (const Layout& l : all_layouts()) {
+        if (!generator_order_ok(l))
+            continue;
+        const WordStep ws = word_step(l);
+        const int64_t space = counter_space(l);
+        const int64_t max_node = l.max_value(Field::Node);
+        const int64_t max_unit = l.max_value(Field::Time);
+        for (int i = 0; i < 20000; ++i) {
+            const int64_t base = rng() % 5 == 0 ? std::max<int64_t>(max_unit - 10, 0) : 1000;
+            const int64_t now = rng() % 50 == 0 ? -1 - static_cast<int64_t>(rng() % 3)
+                                                : base + static_cast<int64_t>(rng() % 8);
+            const int64_t node = static_cast<int64_t>(rng() % (static_cast<uint64_t>(max_node) + 1));
+            Position p;
+            if (rng() % 10 != 0) {
+                p.last_unit = std::min<int64_t>(std::max<int64_t>(base - 5 + static_cast<int64_t>(rng() % 16), 0), max_unit);
+                p.node = rng() % 4 == 0 ? static_cast<int64_t>(rng() % (static_cast<uint64_t>(max_node) + 1)) : node;
+                const uint64_t c = rng() % 4;
+                p.counter = c == 0 ? space - 1 : c == 1 ? std::max<int64_t>(space - 2, 0)
+                                                    : static_cast<int64_t>(rng() % static_cast<uint64_t>(space));
+            }
+            const uint64_t word = pack_position(l, p);
+            // half the time the clock at or just behind the word's unit (the common case)
+            const int64_t clock = p.last_unit >= 0 && rng() % 2 == 0 ? p.last_unit - static_cast<int64_t>(rng() % 3) : now;
+            const int64_t reserved = base - 5 + static_cast<int64_t>(rng() % 20);
+            const int64_t ahead = rng() % 8 == 0 ? -1 : static_cast<int64_t>(rng() % 4);
+            const uint64_t rnd = rng();
+            FastIssue quick{}, full{};
+            const bool q = fast_successor(ws, word, node_bits(ws, node), clock, reserved, ahead, quick);
+            const bool f = fast_next(l, word, node, clock, reserved, rnd, ahead, full);
+            if (!q) {
+                ++left;
+                continue;
+            }
+            ++answered;
+            ASSERT_TRUE(f) << l.name << " unit " << p.last_unit << " counter " << p.counter << " now " << clock;
+            EXPECT_EQ(quick.word, full.word) << l.name;
+            EXPECT_EQ(quick.unit, full.unit) << l.name;
+            EXPECT_EQ(quick.counter, full.counter) << l.name;
+        }
+    }
+    EXPECT_GT(answered, 20000);
+    EXPECT_GT(left, 20000);
+}
+
 // state_at: a word of another node is a spent unit (a node change starts a new unit, as
 // finish_unit does for the state in one backend).
 TEST(SnowflakePosition, AnotherNodesWordStartsANewUnit)
