@@ -14,6 +14,7 @@
 use strict;
 use warnings;
 use IPC::Run;
+use Time::HiRes qw(usleep);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -122,11 +123,54 @@ idseq.test_clock_offset_ms = -3600000
     $standby->stop;
 }
 
-# d) A reservation confirmed while no synchronous standby was required (an outside attacker:
-# with a 10 s lease, 112,880 ids re-issued after a failover): once synchronous_standby_names
-# is set, no id goes under it before the standbys have confirmed it. Here no standby ever
-# connects, so every id asks for that confirmation, waits, and ends in the timeout's error;
-# the lease is long, so before the fix every id came at once from the old reservation.
+# d) A reservation confirmed while no synchronous standby was required (two outside attacks:
+# with a 10 s lease, 112,880 ids re-issued after a failover; then a statement already running
+# when the setting came, 742 re-issued): once the server requires synchronous standbys, no id
+# goes under it before they have confirmed it, also in a statement that was running when the
+# setting was reloaded. Here no standby ever connects, so every id asks for that confirmation
+# and waits; the lease is long, so without the check every id came at once from the old mark.
+# The server requires them once the checkpointer has read the setting (as for commits):
+# sync_in_force waits for that, by a commit that waits.
+my $probes = 0;
+sub sync_in_force
+{
+    my $node = shift;
+    for (1 .. 100) {
+        my $name = 'sync_probe_' . ++$probes;
+        my ($o, $e) = ('', '');
+        my $h = IPC::Run::start(
+            [ 'psql', '-XAtq', '-h', $node->host, '-p', $node->port, '-d', 'postgres', '-c', "CREATE TABLE $name ()" ],
+            '>', \$o, '2>', \$e, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+        usleep(200_000);
+        my $waiting = $node->safe_psql('postgres',
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query = 'CREATE TABLE $name ()'");
+        $node->safe_psql('postgres',
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'CREATE TABLE $name ()'") if $waiting;
+        $h->finish;
+        return 1 if $waiting;
+    }
+    return 0;
+}
+# Ids come again, without a wait, once the server no longer requires the standbys.
+sub ids_flow
+{
+    my $node = shift;
+    for (1 .. 100) {
+        my ($ret, $out, $err) = $node->psql('postgres',
+            "SET statement_timeout = '500ms'; SELECT count(snowflake_nextval()) FROM generate_series(1, 10)");
+        return 1 if $ret == 0 && $out eq '10';
+        usleep(100_000);
+    }
+    return 0;
+}
+sub set_sync_names
+{
+    my ($node, $names) = @_;
+    $node->append_conf('postgresql.conf', "synchronous_standby_names = '$names'\n");
+    $node->reload;
+    $node->poll_query_until('postgres', "SELECT current_setting('synchronous_standby_names') = '$names'");
+}
+
 for my $path ('shared', 'plain') {
     my $preload = $path eq 'shared' ? 'idseq' : '';
     my $node = PostgreSQL::Test::Cluster->new("sync_late_$path");
@@ -139,9 +183,8 @@ idseq.snowflake_lease_ms = 600000
     $node->start;
     $node->safe_psql('postgres', 'CREATE EXTENSION idseq');
     my $first = $node->safe_psql('postgres', 'SELECT max(snowflake_nextval()) FROM generate_series(1, 1000)');
-    $node->append_conf('postgresql.conf', "synchronous_standby_names = 'nostandby'\n");
-    $node->reload;
-    $node->poll_query_until('postgres', "SELECT current_setting('synchronous_standby_names') = 'nostandby'");
+    set_sync_names($node, 'nostandby');
+    ok(sync_in_force($node), "$path d): the server requires the synchronous standby");
     for my $attempt (1, 2) { # a new session, twice
         my ($out, $err) = in_open_transaction($node,
             "SET statement_timeout = '1s'; SELECT snowflake_nextval() FROM generate_series(1, 1000)");
@@ -149,26 +192,28 @@ idseq.snowflake_lease_ms = 600000
         like($err, qr/canceling the wait for synchronous replication of snowflake layout "snowflake"/,
             "$path d): the wait for their confirmation ends in the timeout's error");
     }
-    # One session that issued ids before the setting, and goes on after it.
-    $node->append_conf('postgresql.conf', "synchronous_standby_names = ''\n");
-    $node->reload;
-    $node->poll_query_until('postgres', "SELECT current_setting('synchronous_standby_names') = ''");
+
+    # A statement running when the setting is reloaded: ids at first, then a wait for the
+    # standbys' confirmation in the middle of the statement.
+    set_sync_names($node, '');
+    ok(ids_flow($node), "$path d): without synchronous standbys, ids again");
     my ($s_out, $s_err) = ('', '');
+    my $long = 'SELECT snowflake_nextval(), pg_sleep(0.002) FROM generate_series(1, 20000) g';
     my $session = IPC::Run::start(
-        [ 'psql', '-XAtq', '-h', $node->host, '-p', $node->port, '-d', 'postgres', '-c',
-          "SELECT 'before: ' || count(snowflake_nextval()) FROM generate_series(1, 10)", '-c', "SELECT pg_sleep(3) AS sleeping",
-          '-c', "SET statement_timeout = '1s'", '-c', "SELECT snowflake_nextval() FROM generate_series(1, 1000)" ],
+        [ 'psql', '-XAtq', '-h', $node->host, '-p', $node->port, '-d', 'postgres', '-c', $long ],
         '>', \$s_out, '2>', \$s_err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
-    $node->poll_query_until('postgres', "SELECT count(*) > 0 FROM pg_stat_activity WHERE query LIKE '%sleeping%' AND pid <> pg_backend_pid()");
-    $node->append_conf('postgresql.conf', "synchronous_standby_names = 'nostandby'\n");
-    $node->reload;
+    $node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = '$long' AND wait_event = 'PgSleep'");
+    set_sync_names($node, 'nostandby2');
+    ok($node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = '$long' AND wait_event = 'SyncRep'"),
+        "$path d): a statement already running waits for the standbys' confirmation once they are required");
+    $node->safe_psql('postgres', "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query = '$long'");
     $session->finish;
-    like($s_out, qr/^before: 10$/m, "$path d): a session issues ids before the setting ...");
-    is(scalar(ids_in($s_out)), 0, "$path d): ... and none after it");
-    like($s_err, qr/canceling the wait for synchronous replication/, "$path d): ... waits too once it sees the setting");
-    $node->append_conf('postgresql.conf', "synchronous_standby_names = ''\n");
-    $node->reload;
-    $node->poll_query_until('postgres', "SELECT current_setting('synchronous_standby_names') = ''");
+    is(scalar(ids_in($s_out)), 0, "$path d): ... and, cancelled there, returns no id");
+    like($s_err, qr/ERROR:  canceling the wait for synchronous replication of snowflake layout "snowflake"/,
+        "$path d): ... the cancelled wait is the error");
+
+    set_sync_names($node, '');
+    ok(ids_flow($node), "$path d): without synchronous standbys, ids again");
     is($node->safe_psql('postgres', "SELECT min(snowflake_nextval()) > $first FROM generate_series(1, 1000)"), 't',
         "$path d): without synchronous standbys the ids come again, above the earlier ones");
     $node->stop;

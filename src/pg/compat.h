@@ -42,3 +42,6 @@
 #else
 #define IDSEQ_GET_GUC_VARIABLES(n) (*(n) = GetNumConfigOptions(), get_guc_variables())
 #endif
+
+// WalSndCtlData's synchronous-standby flag changed in a minor release: see compat_syncrep.h
+// (C++ templates, included outside extern "C").

@@ -80,6 +80,8 @@ extern "C" {
 #include "utils/guc.h"
 }
 
+#include "compat_syncrep.h"
+
 namespace snowflake {
 namespace {
 
@@ -109,13 +111,26 @@ idseq::pg::CaughtError spin_error;
 // the test SyncRepWaitForLSN makes before it waits (WalSndCtl->lsn[] is the position the
 // synchronous standbys have confirmed); here it is made after the wait too, because the wait
 // also ends, with a mere WARNING, on a query cancel, a termination or the postmaster's death.
-// Whether this backend's configuration asks for synchronous standbys (the test
-// SyncRepWaitForLSN's callers make). A reservation confirmed while it did not is confirmed
-// again before any id is issued under it once it does (Slot::sync_reserved, Entry::sync_mark):
+// Whether the server requires synchronous standbys now: as the checkpointer last read
+// synchronous_standby_names into shared memory, the test SyncRepWaitForLSN makes, so that a
+// statement already running sees a reload at once (a backend reads its own copy of the
+// setting only between statements); this backend's own setting until the checkpointer has
+// read it once. A reservation confirmed while they were not required is confirmed again
+// before any id is issued under it once they are (Slot::sync_reserved, Entry::sync_mark):
 // setting synchronous_standby_names must not leave a lease of ids the standbys never saw.
+// Read without a lock, as SyncRepWaitForLSN reads it: a change that lands during a call
+// counts from the next call.
 bool sync_required()
 {
-    return max_wal_senders > 0 && SyncRepStandbyNames && SyncRepStandbyNames[0] != '\0';
+    if (max_wal_senders == 0)
+        return false;
+#ifdef SYNC_STANDBY_DEFINED
+    static_assert(SYNC_STANDBY_INIT == 1 && SYNC_STANDBY_DEFINED == 2, "the bits compat_syncrep.h reads");
+#endif
+    const int shared_state = idseq_shared_sync_standbys(WalSndCtl);
+    if (shared_state >= 0)
+        return shared_state == 1;
+    return SyncRepStandbyNames && SyncRepStandbyNames[0] != '\0';
 }
 
 bool standbys_confirmed(XLogRecPtr lsn)
