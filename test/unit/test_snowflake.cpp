@@ -1771,7 +1771,10 @@ TEST(SnowflakePosition, FastSuccessorAgreesWithFastNext)
         const int64_t max_node = l.max_value(Field::Node);
         const int64_t max_unit = l.max_value(Field::Time);
         for (int i = 0; i < 20000; ++i) {
-            const int64_t base = rng() % 5 == 0 ? std::max<int64_t>(max_unit - 10, 0) : 1000;
+            // near the end of the time field, but with room for the offsets below (time:63)
+            const int64_t base = rng() % 5 == 0
+                ? std::min<int64_t>(std::max<int64_t>(max_unit - 10, 0), std::numeric_limits<int64_t>::max() - 32)
+                : 1000;
             const int64_t now = rng() % 50 == 0 ? -1 - static_cast<int64_t>(rng() % 3)
                                                 : base + static_cast<int64_t>(rng() % 8);
             const int64_t node = static_cast<int64_t>(rng() % (static_cast<uint64_t>(max_node) + 1));
