@@ -34,18 +34,27 @@ sub in_open_transaction
     return ($out, $err);
 }
 
-for my $path ('shared', 'plain') {
+# A primary that streams, with idseq on the given path ('shared': preloaded) and lease, started
+# with the extension created.
+sub new_primary
+{
+    my ($name, $path, $lease_ms) = @_;
     my $preload = $path eq 'shared' ? 'idseq' : '';
-    my $primary = PostgreSQL::Test::Cluster->new("sync_primary_$path");
-    $primary->init(allows_streaming => 1);
-    $primary->append_conf('postgresql.conf', qq{
+    my $node = PostgreSQL::Test::Cluster->new($name);
+    $node->init(allows_streaming => 1);
+    $node->append_conf('postgresql.conf', qq{
 shared_preload_libraries = '$preload'
 idseq.node_id = 1
-idseq.snowflake_lease_ms = 0
+idseq.snowflake_lease_ms = $lease_ms
 max_connections = 20
 });
-    $primary->start;
-    $primary->safe_psql('postgres', 'CREATE EXTENSION idseq');
+    $node->start;
+    $node->safe_psql('postgres', 'CREATE EXTENSION idseq');
+    return $node;
+}
+
+for my $path ('shared', 'plain') {
+    my $primary = new_primary("sync_primary_$path", $path, 0);
     $primary->safe_psql('postgres', "SELECT snowflake_create_layout('$_', '2020-01-01', 'time:41,node:10')")
       for @holes;
     $primary->backup('base');
@@ -172,16 +181,7 @@ sub set_sync_names
 }
 
 for my $path ('shared', 'plain') {
-    my $preload = $path eq 'shared' ? 'idseq' : '';
-    my $node = PostgreSQL::Test::Cluster->new("sync_late_$path");
-    $node->init(allows_streaming => 1);
-    $node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = '$preload'
-idseq.node_id = 1
-idseq.snowflake_lease_ms = 600000
-});
-    $node->start;
-    $node->safe_psql('postgres', 'CREATE EXTENSION idseq');
+    my $node = new_primary("sync_late_$path", $path, 600000);
     my $first = $node->safe_psql('postgres', 'SELECT max(snowflake_nextval()) FROM generate_series(1, 1000)');
     set_sync_names($node, 'nostandby');
     ok(sync_in_force($node), "$path d): the server requires the synchronous standby");

@@ -107,10 +107,6 @@ idseq::pg::CaughtError spin_error;
 
 // ---- The durable mark: confirmation and reservations ---------------------------------------------
 
-// The synchronous standbys have flushed the WAL up to lsn, or none is configured. This is
-// the test SyncRepWaitForLSN makes before it waits (WalSndCtl->lsn[] is the position the
-// synchronous standbys have confirmed); here it is made after the wait too, because the wait
-// also ends, with a mere WARNING, on a query cancel, a termination or the postmaster's death.
 // Whether the server requires synchronous standbys now: as the checkpointer last read
 // synchronous_standby_names into shared memory, the test SyncRepWaitForLSN makes, so that a
 // statement already running sees a reload at once (a backend reads its own copy of the
@@ -133,6 +129,10 @@ bool sync_required()
     return SyncRepStandbyNames && SyncRepStandbyNames[0] != '\0';
 }
 
+// The synchronous standbys have flushed the WAL up to lsn, or none is required. This is
+// the test SyncRepWaitForLSN makes before it waits (WalSndCtl->lsn[] is the position the
+// synchronous standbys have confirmed); here it is made after the wait too, because the wait
+// also ends, with a mere WARNING, on a query cancel, a termination or the postmaster's death.
 bool standbys_confirmed(XLogRecPtr lsn)
 {
     if (!sync_required())
@@ -566,6 +566,19 @@ int64 nextval_fast(Entry* e, int32 node)
 
 // ---- The slow path -----------------------------------------------------------------------------------
 
+namespace {
+
+// This backend's view of H, just confirmed (durable_mark, reserve) under the configuration in
+// force now: also its view of H confirmed with the synchronous standbys when they are required.
+void note_confirmed_mark(Entry* e, int64 mark)
+{
+    e->mark = mark;
+    if (sync_required())
+        e->sync_mark = mark;
+}
+
+} // namespace
+
 // Every id: lock P's page, rebuild the state from P (or from H when P is unknown), one core
 // step, write the new id into P, unlock. The buffer lock serialises the backends as nextval's
 // does; reservations and waits happen with it released, then the step starts over.
@@ -578,18 +591,18 @@ int64 nextval_slow(Entry* e, int32 node)
         // Read under the layout's lock and confirmed: a reservation in progress holds the lock
         // until its mark is durable, and one whose wait was cancelled left its mark unconfirmed.
         lock_layout(e);
-        e->base_mark = e->mark = durable_mark(e);
+        e->sync_mark = -1;
+        note_confirmed_mark(e, durable_mark(e));
         unlock_layout(e);
+        e->base_mark = e->mark;
         e->mark_read = true;
-        e->sync_mark = sync_required() ? e->mark : -1;
     }
     if (sync_required() && e->sync_mark < e->mark) {
         // This backend's view of H was confirmed before synchronous standbys were required:
         // confirm H with them before any id goes under it (the restart point included).
         lock_layout(e);
-        e->mark = std::max(e->mark, durable_mark(e));
+        note_confirmed_mark(e, std::max(e->mark, durable_mark(e)));
         unlock_layout(e);
-        e->sync_mark = e->mark;
     }
     const int64 ahead = ahead_units_of(e);
     Relation rel = relation_open(e->last_relid, RowExclusiveLock);
@@ -632,11 +645,8 @@ int64 nextval_slow(Entry* e, int32 node)
                 warn_clock_back(e, back, step.unit, now_us);
             return id;
         }
-        if (step.kind == Step::NeedReservation) {
-            e->mark = reserve(e, step.unit, now_unit);
-            if (sync_required())
-                e->sync_mark = e->mark;
-        }
+        if (step.kind == Step::NeedReservation)
+            note_confirmed_mark(e, reserve(e, step.unit, now_unit));
         else
             wait_for_unit(e, step.unit);
         CHECK_FOR_INTERRUPTS();

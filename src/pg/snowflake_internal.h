@@ -119,7 +119,6 @@ struct Entry {
     bool builtin = false;
     Oid state_relid = InvalidOid, last_relid = InvalidOid;
     Oid state_owner = InvalidOid;
-    Definition definition{};
     idseq::WordStep word_step; // the lock-free step's masks (idseq::fast_successor)
     Slot* slot = nullptr; // nullptr: the slow path
     uint32 slot_epoch = 0; // the slot's epoch when this entry last found it set up for its relations

@@ -216,7 +216,6 @@ bool load_entry(Entry* e, const char* name, Oid nsp)
     e->has_node = e->layout.has(Field::Node);
     e->has_rand = e->layout.has(Field::Rand);
     e->max_node = e->layout.max_value(Field::Node);
-    e->definition = definition_of(e->layout);
     run([&] { e->word_step = idseq::word_step(e->layout); });
     e->mark_read = false;
     e->relations_checked = false;

@@ -83,7 +83,7 @@ void shmem_startup()
     }
 }
 
-// The slot of (this database, name), taking a free one if needed; nullptr when none is free
+// The slot of (this database, name, definition), taking a free one if needed; nullptr when none is free
 // (the first time that happens after a start, a warning says so).
 Slot* find_slot(const char* name, const Definition& definition)
 {

@@ -66,7 +66,7 @@ Datum snowflake_nextval(PG_FUNCTION_ARGS)
         e->relations_checked = true;
     }
     if (shared && !e->slot_checked) {
-        e->slot = find_slot(e->name, e->definition); // nullptr when all slots are taken: the slow path, for good
+        e->slot = find_slot(e->name, definition_of(e->layout)); // nullptr when all slots are taken: the slow path, for good
         e->slot_checked = true;
     }
     PG_RETURN_INT64(e->slot ? nextval_fast(e, node) : nextval_slow(e, node));
