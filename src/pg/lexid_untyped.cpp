@@ -53,6 +53,7 @@ extern "C" {
 PG_FUNCTION_INFO_V1(idseq_lexid_column_guard);
 }
 
+#include "internal_sql.h"
 #include "module.h"
 
 namespace {
@@ -137,9 +138,7 @@ SELECT DISTINCT p.partrelid
 // the rows' values in another charset.
 void check_partition_keys(Oid lexid)
 {
-    int rc = SPI_execute(kPartitioned, false, 0);
-    if (rc != SPI_OK_SELECT)
-        elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
+    idseq::pg::internal_sql_run(kPartitioned, 0, nullptr, nullptr, nullptr, false, SPI_OK_SELECT);
     Oid array = get_array_type(lexid);
     for (uint64 i = 0; i < SPI_processed; i++) {
         bool isnull;
@@ -179,12 +178,9 @@ Datum idseq_lexid_column_guard(PG_FUNCTION_ARGS)
     if (!names_null && ARR_DIMS(DatumGetArrayTypeP(values[2]))[0] == 0 && ARR_NDIM(DatumGetArrayTypeP(values[2])) == 0)
         PG_RETURN_VOID(); // an ALTER TABLE that adds or retypes no column
     char nulls[4] = {' ', ' ', names_null ? 'n' : ' ', '\0'};
-    if (SPI_connect() != SPI_OK_CONNECT)
-        elog(ERROR, "SPI_connect failed");
+    idseq::pg::internal_sql_connect();
     // Not read-only: the query must see the catalog rows of the command just run.
-    int rc = SPI_execute_with_args(kOffenders, 3, types, values, nulls, false, 0);
-    if (rc != SPI_OK_SELECT)
-        elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
+    idseq::pg::internal_sql_run(kOffenders, 3, types, values, nulls, false, SPI_OK_SELECT);
     if (SPI_processed > 0) {
         HeapTuple t = SPI_tuptable->vals[0];
         TupleDesc d = SPI_tuptable->tupdesc;
@@ -215,7 +211,7 @@ Datum idseq_lexid_column_guard(PG_FUNCTION_ARGS)
                                 what)));
     }
     check_partition_keys(lexid);
-    SPI_finish();
+    idseq::pg::internal_sql_finish();
     PG_RETURN_VOID();
 }
 

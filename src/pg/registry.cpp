@@ -33,6 +33,7 @@
 
 #include "boundary.h"
 #include "errors.h"
+#include "internal_sql.h"
 #include "registry.h"
 
 extern "C" {
@@ -297,8 +298,7 @@ void check_name_length(const char* name, size_t len)
 
 uint64 spi_query(const char* sql, int nargs, const char* const* args, bool read_only)
 {
-    if (SPI_connect() != SPI_OK_CONNECT)
-        elog(ERROR, "SPI_connect failed");
+    internal_sql_connect();
     Oid types[4];
     Datum values[4];
     Assert(nargs <= 4);
@@ -314,7 +314,7 @@ uint64 spi_query(const char* sql, int nargs, const char* const* args, bool read_
 
 void spi_end()
 {
-    SPI_finish();
+    internal_sql_finish();
 }
 
 char* extension_relation(const char* relname)

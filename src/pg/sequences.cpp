@@ -31,6 +31,7 @@
 #include <cstring>
 
 #include "boundary.h"
+#include "internal_sql.h"
 #include "registry.h"
 
 extern "C" {
@@ -633,12 +634,9 @@ Datum create_code_sequence(PG_FUNCTION_ARGS)
     char* relname = creation_target(name_arg, &nspid);
     char* qualified = quote_qualified_identifier(get_namespace_name(nspid), relname);
     char* sql = psprintf("CREATE SEQUENCE %s MINVALUE 0 MAXVALUE " INT64_FORMAT " START 0 CYCLE", qualified, cap - 1);
-    if (SPI_connect() != SPI_OK_CONNECT)
-        elog(ERROR, "SPI_connect failed");
-    int rc = SPI_execute(sql, false, 0);
-    if (rc != SPI_OK_UTILITY)
-        elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
-    SPI_finish();
+    idseq::pg::internal_sql_connect();
+    idseq::pg::internal_sql_run(sql, 0, nullptr, nullptr, nullptr, false, SPI_OK_UTILITY);
+    idseq::pg::internal_sql_finish();
     Oid relid = get_relname_relid(relname, nspid);
     if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_SEQUENCE)
         elog(ERROR, "sequence %s was not created", qualified);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "internal_sql.h"
 #include "registry.h"
 
 extern "C" {
@@ -368,9 +369,7 @@ namespace {
 
 void spi_run(const char* sql, int nargs, Oid* types, Datum* values, int expected)
 {
-    int rc = SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0);
-    if (rc != expected)
-        elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
+    idseq::pg::internal_sql_run(sql, nargs, types, values, nullptr, false, expected);
 }
 
 // The names of a new layout's two sequences: idseq_sf_state_<base> and idseq_sf_last_<base>,
@@ -423,8 +422,7 @@ void create_layout(const char* name, TimestampTz epoch, text* canonical, Interva
         elog(ERROR, "the snowflake layout registry is missing");
     const char* schema = quote_identifier(get_namespace_name(nsp));
     char* registry_name = quote_qualified_identifier(get_namespace_name(nsp), "idseq_layout_registry");
-    if (SPI_connect() != SPI_OK_CONNECT)
-        elog(ERROR, "SPI_connect failed");
+    idseq::pg::internal_sql_connect();
     // One creator at a time, so that the duplicate check below is reliable (and the caller's
     // privileges on the registry are checked as LOCK TABLE checks them).
     spi_run(psprintf("LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE", registry_name), 0, nullptr, nullptr, SPI_OK_UTILITY);
@@ -469,7 +467,7 @@ void create_layout(const char* name, TimestampTz epoch, text* canonical, Interva
                      " VALUES ($1, $2, $3, $4, $5::pg_catalog.regclass, $6::pg_catalog.regclass)",
                      registry_name),
             6, types, values, SPI_OK_INSERT);
-    SPI_finish();
+    idseq::pg::internal_sql_finish();
 }
 
 } // namespace snowflake

@@ -1,0 +1,40 @@
+#include "internal_sql.h"
+
+extern "C" {
+#include "executor/spi.h"
+#include "utils/guc.h"
+}
+
+namespace idseq::pg {
+
+void internal_sql_connect()
+{
+    if (SPI_connect() != SPI_OK_CONNECT)
+        elog(ERROR, "SPI_connect failed");
+    // The same pinning PostgreSQL applies to a function with SET search_path (fmgr_security_definer).
+    (void) NewGUCNestLevel();
+    (void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true,
+                             0, false);
+}
+
+void internal_sql_finish()
+{
+    // The level pushed by internal_sql_connect is the innermost one: everything that ran in
+    // between either returned (and popped its own levels) or raised an error that never
+    // reaches here. NewGUCNestLevel() reports the next level; ours is the one below it.
+    int next = NewGUCNestLevel();
+    AtEOXact_GUC(true, next);     // pops the empty level just pushed
+    AtEOXact_GUC(true, next - 1); // pops ours: the caller's search_path is back
+    SPI_finish();
+}
+
+uint64 internal_sql_run(const char* sql, int nargs, Oid* types, Datum* values, const char* nulls, bool read_only,
+                        int expected)
+{
+    int rc = SPI_execute_with_args(sql, nargs, types, values, nulls, read_only, 0);
+    if (rc != expected)
+        elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
+    return SPI_processed;
+}
+
+} // namespace idseq::pg
