@@ -456,5 +456,54 @@ cmp_ok($c->safe_psql('postgres', $on_w1), '>', 0, 'rebalance_table_shards moved 
 is($snapshot->($_), $before, 'after the rebalance every value is intact through ' . $_->name) for @nodes;
 compare_all('after rebalance', @queries[0 .. 7]);
 
+# ---- a shard move with writes running: logical decoding of custom-charset values ----
+# Rows written while citus_move_shard_placement copies a shard reach the new placement
+# through logical replication: the worker's walsender decodes them, printing or sending
+# lexid values of custom charsets (a multibyte one and a case-insensitive one) with a
+# historic snapshot. Every row written during the move must arrive, value for value.
+$c->safe_psql('postgres', q{
+    CREATE TABLE mv (k bigserial, r int NOT NULL, cg lexid(greek) NOT NULL, ce lexid(early) NOT NULL,
+                     PRIMARY KEY (k));
+    SELECT create_distributed_table('mv', 'k', shard_count => 4);
+});
+my $mv_script = "$PostgreSQL::Test::Utils::tmp_check/citus_mv.sql";
+append_to_file($mv_script, q{
+\set r random(1, 100000000)
+INSERT INTO mv (r, cg, ce) VALUES (:r, lexid_from_rank(:r, 'greek'), lexid_from_rank(:r, 'early'));
+});
+my ($mv_out, $mv_err) = ('', '');
+my $mv_run = IPC::Run::start(
+    [ 'pgbench', '--no-vacuum', '--client=2', '--jobs=1', '--time=25', '--protocol=prepared', '--file', $mv_script,
+      '--host', $c->host, '--port', $c->port, 'postgres' ],
+    '>', \$mv_out, '2>', \$mv_err);
+# wait until rows flow, then move every shard of mv on worker1 to worker2 while they do
+$c->poll_query_until('postgres', q{SELECT count(*) > 200 FROM mv}) or die 'no rows inserted into mv';
+my @mv_shards = split /\n/, $c->safe_psql('postgres', qq{
+    SELECT s.shardid FROM pg_dist_shard s JOIN pg_dist_shard_placement p USING (shardid)
+     WHERE s.logicalrelid = 'mv'::regclass AND p.nodeport = @{[$w1->port]} ORDER BY 1});
+ok(@mv_shards > 0, 'mv has shards on worker1');
+my $during = $c->safe_psql('postgres', q{SELECT count(*) FROM mv});
+my ($mrc, $mout, $merr) = (0, '', '');
+for my $sh (@mv_shards)
+{
+    ($mrc, $mout, $merr) = $c->psql('postgres',
+        "SET citus.logical_replication_timeout = '120s'; "
+          . "SELECT citus_move_shard_placement($sh, $from, $to, shard_transfer_mode => 'force_logical')");
+    last if $mrc != 0;
+}
+is($mrc, 0, 'shard moves of mv succeeded with writes running') or diag($merr);
+my $after_moves = $c->safe_psql('postgres', q{SELECT count(*) FROM mv});
+$mv_run->finish;
+is($mv_run->result(0), 0, 'pgbench writing into mv during the moves succeeded') or diag($mv_err);
+my ($mv_done) = $mv_out =~ /number of transactions actually processed: (\d+)/;
+cmp_ok($after_moves, '>', $during, 'rows were written while the shards moved');
+is($c->safe_psql('postgres', q{SELECT count(*) FROM mv}), $mv_done, 'every row written during the moves is there');
+is($c->safe_psql('postgres', q{SELECT count(*) FROM mv WHERE cg <> lexid_from_rank(r, 'greek')
+                                  OR ce <> lexid_from_rank(r, 'early') OR cg::text <> lexid_from_rank(r, 'greek')::text}),
+    0, 'every value written during the moves arrived intact');
+is($c->safe_psql('postgres', qq{SELECT count(*) FROM pg_dist_shard_placement p JOIN pg_dist_shard s USING (shardid)
+                                 WHERE s.logicalrelid = 'mv'::regclass AND p.nodeport = @{[$w1->port]}}),
+    0, 'mv has no shard left on worker1');
+
 $_->stop for reverse @nodes;
 done_testing();
