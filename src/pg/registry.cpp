@@ -21,6 +21,23 @@
 // memory. If the registry relation itself is replaced (DROP EXTENSION, CREATE EXTENSION; seen
 // through a relcache callback), every entry is retired: unlinked at once, freed at the end of
 // the transaction, since callers up the stack may still hold one.
+//
+// Reads. The registry is read the way PostgreSQL reads its catalogs: systable_beginscan on
+// the primary key (by id) or the unique index on name, with the catalog snapshot, never SQL.
+// So a value can be printed or sent wherever PostgreSQL can run an output function: in a
+// walsender decoding with a historic snapshot (the table is a user_catalog_table, so decoding
+// sees the registry as of the change it decodes), in a parallel worker, in FETCH from a WITH
+// HOLD cursor after its transaction ended. The catalog snapshot of a relation that has no
+// syscache is taken afresh for every scan: it sees every committed row and this transaction's
+// rows of earlier commands. Which tier a row goes to is told by its xmin: a row this
+// transaction inserted (TransactionIdIsCurrentTransactionId, also in a parallel worker, which
+// shares the leader's transaction) goes to the xact tier. A historic snapshot also shows the
+// rows of the transaction being decoded, which may not have committed (a streamed or prepared
+// transaction): such a row goes to the xact tier too, freed when decoding of it ends.
+//
+// Writes (register_charset) go through internal SQL: the INSERT must run the table's CHECK
+// constraint, its triggers, privilege checks and row security exactly as a user's INSERT would,
+// and no decoding or parallel context ever writes a charset.
 #include "charset.h"
 #include "error.h"
 #include "lexid.h"
@@ -44,14 +61,20 @@ extern "C" {
 #include "access/xact.h"
 #include "catalog/indexing.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_index.h"
 #include "catalog/pg_extension.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "utils/fmgroids.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/varlena.h"
 }
 
 namespace idseq::pg {
@@ -80,6 +103,9 @@ struct Cache {
     std::unordered_map<std::string_view, const Charset*> xact_names;
     std::vector<CharsetPtr> retired; // of a replaced registry; freed at the end of the transaction
     Oid registry = InvalidOid;       // the registry relation the entries were read from
+    Oid id_index = InvalidOid;       // its unique index on id alone
+    Oid name_index = InvalidOid;     // its unique index on name alone
+    Oid name_collation = InvalidOid; // the collation that index orders name by
     bool recheck = true;             // a relcache invalidation may have replaced it
 };
 Cache* cache;
@@ -178,6 +204,34 @@ Oid extension_schema_oid(bool missing_ok)
     return nsp;
 }
 
+// The registry's unique single-column indexes on id (column 1) and name (column 2), found by
+// their shape, not their names.
+void find_indexes(Oid relid)
+{
+    cache->id_index = cache->name_index = cache->name_collation = InvalidOid;
+    if (!OidIsValid(relid))
+        return;
+    Relation rel = table_open(relid, AccessShareLock);
+    List* indexes = RelationGetIndexList(rel);
+    ListCell* lc;
+    foreach (lc, indexes) {
+        Relation index = index_open(lfirst_oid(lc), AccessShareLock);
+        Form_pg_index form = index->rd_index;
+        if (form->indisunique && form->indisvalid && form->indnatts == 1 && heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, NULL) &&
+            heap_attisnull(index->rd_indextuple, Anum_pg_index_indexprs, NULL) && index->rd_rel->relam == BTREE_AM_OID) {
+            if (form->indkey.values[0] == 1) {
+                cache->id_index = RelationGetRelid(index);
+            } else if (form->indkey.values[0] == 2) {
+                cache->name_index = RelationGetRelid(index);
+                cache->name_collation = index->rd_indcollation[0];
+            }
+        }
+        index_close(index, AccessShareLock);
+    }
+    list_free(indexes);
+    table_close(rel, AccessShareLock);
+}
+
 // Called before every lookup of a custom charset: cheap unless a relcache invalidation came.
 void check_registry()
 {
@@ -201,6 +255,8 @@ void check_registry()
         cache->registry = rel;
         detail::charset_generation++;
     }
+    // An index of the same registry may have been rebuilt (REINDEX) or replaced.
+    find_indexes(rel);
     cache->recheck = false;
 }
 
@@ -251,38 +307,156 @@ const Charset* adopt(int32 id, const char* name, const char* symbols, bool ci, b
     return out;
 }
 
-// The cached definition of an SPI row (id, name, symbols, case_insensitive, xmin).
-const Charset* adopt_row(HeapTuple t, TupleDesc d)
+// Whether the transaction that inserted a registry row we can see has committed. An MVCC
+// snapshot shows only committed rows of other transactions; this transaction's own rows (a
+// rollback may undo them) are told by their xmin. A prepared transaction's rows are
+// invisible, also to the session that prepared it. A historic snapshot (logical decoding)
+// also shows the rows of the transaction being decoded, which may still be in progress or
+// prepared when it is streamed or decoded at PREPARE.
+bool row_committed(HeapTuple t)
+{
+    TransactionId xmin = HeapTupleHeaderGetXmin(t->t_data);
+    if (TransactionIdIsCurrentTransactionId(xmin))
+        return false;
+    if (likely(!HistoricSnapshotActive()))
+        return true;
+    return HeapTupleHeaderXminCommitted(t->t_data) || TransactionIdDidCommit(xmin);
+}
+
+// One registry row, deformed (id, name, symbols, case_insensitive); name and symbols palloc'd.
+struct Row {
+    int32 id;
+    char* name;
+    char* symbols;
+    bool ci;
+};
+
+Row deform(HeapTuple t, TupleDesc d)
 {
     bool isnull;
-    int32 id = DatumGetInt32(SPI_getbinval(t, d, 1, &isnull));
-    char* name = TextDatumGetCString(SPI_getbinval(t, d, 2, &isnull));
-    char* symbols = TextDatumGetCString(SPI_getbinval(t, d, 3, &isnull));
-    bool ci = DatumGetBool(SPI_getbinval(t, d, 4, &isnull));
-    TransactionId xmin = DatumGetTransactionId(SPI_getbinval(t, d, 5, &isnull));
-    // A row we can see was inserted either by this transaction (a rollback may undo it) or
-    // by one that has committed. A prepared transaction is neither: its rows are invisible,
-    // also to the session that prepared it.
-    return adopt(id, name, symbols, ci, !TransactionIdIsCurrentTransactionId(xmin));
+    Row r;
+    r.id = DatumGetInt32(heap_getattr(t, 1, d, &isnull));
+    r.name = TextDatumGetCString(heap_getattr(t, 2, d, &isnull));
+    r.symbols = TextDatumGetCString(heap_getattr(t, 3, d, &isnull));
+    r.ci = DatumGetBool(heap_getattr(t, 4, d, &isnull));
+    return r;
 }
 
-const char* registry_select()
+// Loads the registry row whose id (by_id) or name equals key into the cache; nullptr if
+// there is none. One index probe with the catalog snapshot (the historic one when decoding).
+const Charset* load(bool by_id, Datum key)
 {
-    return psprintf("SELECT id, name, symbols, case_insensitive, xmin FROM %s",
-                    extension_relation("idseq_charset_registry"));
-}
-
-// Loads one registry row into the cache; returns nullptr if there is none.
-const Charset* load(const char* condition, const char* value)
-{
-    char* sql = psprintf("%s WHERE %s", registry_select(), condition);
-    const char* args[1] = {value};
+    if (!OidIsValid(cache->registry))
+        return nullptr;
+    Relation rel = table_open(cache->registry, AccessShareLock);
+    ScanKeyData skey;
+    Oid index;
+    if (by_id) {
+        index = cache->id_index;
+        ScanKeyInit(&skey, 1, BTEqualStrategyNumber, F_INT4EQ, key);
+    } else {
+        // The index orders names by its own collation; the key must compare by the same one.
+        index = cache->name_index;
+        ScanKeyEntryInitialize(&skey, 0, 2, BTEqualStrategyNumber, InvalidOid,
+                               OidIsValid(cache->name_collation) ? cache->name_collation : C_COLLATION_OID, F_TEXTEQ,
+                               key);
+    }
+    // Without its index (a superuser dropped it) the scan still answers, sequentially.
+    SysScanDesc scan = systable_beginscan(rel, index, OidIsValid(index), NULL, 1, &skey);
+    HeapTuple t = systable_getnext(scan);
     const Charset* out = nullptr;
-    if (spi_query(sql, 1, args, true) == 1)
-        out = adopt_row(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
-    spi_end();
+    if (HeapTupleIsValid(t)) {
+        Row r = deform(t, RelationGetDescr(rel));
+        out = adopt(r.id, r.name, r.symbols, r.ci, row_committed(t));
+    }
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
     return out;
 }
+
+const Charset* load_id(int32 id)
+{
+    return load(true, Int32GetDatum(id));
+}
+
+const Charset* load_name(const char* name)
+{
+    return load(false, CStringGetTextDatum(name));
+}
+
+// Calls f(row) for every registry row this transaction can see, checking for interrupts
+// between rows; f returns false to stop. Rows are not cached.
+template <class F>
+void scan_all(F&& f)
+{
+    if (!OidIsValid(cache->registry))
+        return;
+    Relation rel = table_open(cache->registry, AccessShareLock);
+    SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+    HeapTuple t;
+    MemoryContext rows = AllocSetContextCreate(CurrentMemoryContext, "idseq registry scan", ALLOCSET_SMALL_SIZES);
+    while (HeapTupleIsValid(t = systable_getnext(scan))) {
+        CHECK_FOR_INTERRUPTS();
+        MemoryContext old = MemoryContextSwitchTo(rows);
+        Row r = deform(t, RelationGetDescr(rel));
+        MemoryContextSwitchTo(old);
+        bool more = f(r);
+        MemoryContextReset(rows);
+        if (!more)
+            break;
+    }
+    MemoryContextDelete(rows);
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
+}
+
+// Up to kMaxCandidates known names close to an unknown one, for a hint: the nearest by edit
+// distance (a name that starts with the unknown one, or that it starts with, counts as one
+// edit away), ties by name. Never the whole list: the registry may hold any number of rows.
+constexpr int kMaxCandidates = 5;
+
+struct Candidates {
+    const char* wanted;
+    int wanted_len;
+    int max_d;
+    int n = 0;
+    int d[kMaxCandidates];
+    char names[kMaxCandidates][NAMEDATALEN];
+
+    Candidates(const char* w)
+        : wanted(w), wanted_len((int) strlen(w))
+    {
+        // Farther than this is no longer a misspelling of the name.
+        max_d = Max(2, wanted_len / 2);
+    }
+
+    void consider(const char* name)
+    {
+        int len = (int) strlen(name);
+        if (len >= NAMEDATALEN)
+            return;
+        int dist;
+        if (wanted_len > 0 && (strncmp(name, wanted, Min(len, wanted_len)) == 0))
+            dist = 1;
+        else
+            dist = varstr_levenshtein_less_equal(wanted, wanted_len, name, len, 1, 1, 1, max_d, true);
+        if (dist > max_d)
+            return;
+        int pos = n;
+        while (pos > 0 && (dist < d[pos - 1] || (dist == d[pos - 1] && strcmp(name, names[pos - 1]) < 0)))
+            pos--;
+        if (pos >= kMaxCandidates)
+            return;
+        int last = Min(n, kMaxCandidates - 1);
+        for (int i = last; i > pos; i--) {
+            d[i] = d[i - 1];
+            memcpy(names[i], names[i - 1], NAMEDATALEN);
+        }
+        d[pos] = dist;
+        strlcpy(names[pos], name, NAMEDATALEN);
+        n = Min(n + 1, kMaxCandidates);
+    }
+};
 
 // Longer than any charset name: rejected before any lookup, whatever its size.
 void check_name_length(const char* name, size_t len)
@@ -328,27 +502,30 @@ const Charset* charset_by_name(const char* name)
     check_name_length(name, strlen(name));
     if (const Charset* cs = charset_by_name_or_null(name))
         return cs;
-    // Unknown: list the known names in the hint.
-    StringInfoData known;
-    initStringInfo(&known);
+    // Unknown: name a few close candidates (the registry may hold any number of names; reading
+    // them all is done only here, on the way to an error, and can be cancelled).
+    Candidates near(name);
+    ensure_cache();
+    check_registry();
     run([&] {
-        for (const Charset& c : builtin_charsets()) {
-            if (known.len)
-                appendStringInfoString(&known, ", ");
-            appendStringInfoString(&known, c.name().c_str());
-        }
+        for (const Charset& c : builtin_charsets())
+            near.consider(c.name().c_str());
     });
-    char* sql = psprintf("SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM %s",
-                         extension_relation("idseq_charset_registry"));
-    if (spi_query(sql, 0, nullptr, true) == 1) {
-        char* custom = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-        if (custom)
-            appendStringInfo(&known, ", %s", custom);
+    scan_all([&](const Row& r) {
+        near.consider(r.name);
+        return true;
+    });
+    StringInfoData hint;
+    initStringInfo(&hint);
+    if (near.n > 0) {
+        appendStringInfoString(&hint, near.n == 1 ? "Perhaps you meant the charset " : "Perhaps you meant one of the charsets ");
+        for (int i = 0; i < near.n; i++)
+            appendStringInfo(&hint, "%s%s", i == 0 ? "" : ", ", quote_identifier(near.names[i]));
+        appendStringInfoString(&hint, ". ");
     }
-    spi_end();
-    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                    errmsg("unknown charset \"%s\"", shown(name)),
-                    errhint("Known charsets: %s. Create one with idseq_create_charset().", known.data)));
+    appendStringInfoString(&hint, "The view idseq_charsets lists every charset; create one with idseq_create_charset().");
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown charset \"%s\"", shown(name)),
+                    errhint("%s", hint.data)));
     pg_unreachable();
 }
 
@@ -393,9 +570,7 @@ const Charset* charset_by_id(int32 id)
     run([&] { found = cached(id); });
     if (found)
         return found;
-    char idtext[16];
-    pg_ltoa(id, idtext);
-    if (const Charset* cs = load("id OPERATOR(pg_catalog.=) $1::pg_catalog.int4", idtext))
+    if (const Charset* cs = load_id(id))
         return cs;
     ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("charset with id %d does not exist", id),
                     errdetail("A lexid value refers to a custom charset that is not in the registry."),
@@ -430,9 +605,8 @@ const Charset* register_charset(const char* name, const char* symbols, bool case
                                   existing->case_insensitive() ? ", case-insensitive" : ""),
                         errhint("Charsets cannot be redefined; create one under another name.")));
     }
-    char idtext[16];
-    pg_ltoa(id, idtext);
-    if (const Charset* clash = load("id OPERATOR(pg_catalog.=) $1::pg_catalog.int4", idtext))
+    check_registry();
+    if (const Charset* clash = load_id(id))
         ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT),
                         errmsg("charset name \"%s\" collides with the charset \"%s\"", name, clash->name().c_str()),
                         errdetail("Both names hash to the charset id %d.", id),
@@ -444,6 +618,8 @@ const Charset* register_charset(const char* name, const char* symbols, bool case
                         errmsg("cannot create charset \"%s\" in a read-only transaction", name),
                         errdetail("Creating a charset adds a row to idseq_charset_registry."),
                         errhint("Create the charset in a read-write transaction first.")));
+    char idtext[16];
+    pg_ltoa(id, idtext);
     const char* args[4] = {idtext, name, symbols, case_insensitive ? "true" : "false"};
     char* sql = psprintf("INSERT INTO %s (id, name, symbols, case_insensitive) VALUES ($1::pg_catalog.int4, $2, $3, $4::pg_catalog.bool)",
                          extension_relation("idseq_charset_registry"));
@@ -464,13 +640,16 @@ bool some_charset_accepts(const char* str, size_t len)
         return true;
     ensure_cache();
     check_registry();
-    uint64 n = spi_query(registry_select(), 0, nullptr, true);
-    for (uint64 i = 0; i < n && !ok; i++) {
-        // Rows already cached keep their entries (a call site may point to them).
-        const Charset* cs = adopt_row(SPI_tuptable->vals[i], SPI_tuptable->tupdesc);
-        run([&] { ok = lex::valid(*cs, std::string_view(str, len)); });
-    }
-    spi_end();
+    // Every row is checked, none is cached (a definition is built for the check and dropped).
+    scan_all([&](const Row& r) {
+        run([&] {
+            if (const Charset* c = cached(r.id))
+                ok = lex::valid(*c, std::string_view(str, len));
+            else
+                ok = lex::valid(Charset::make(r.id, r.name, r.symbols, r.ci), std::string_view(str, len));
+        });
+        return !ok;
+    });
     return ok;
 }
 
@@ -488,7 +667,7 @@ const Charset* charset_by_name_or_null(const char* name)
     run([&] { found = cached(std::string_view(name, len)); });
     if (found)
         return found;
-    return load("name OPERATOR(pg_catalog.=) $1", name);
+    return load_name(name);
 }
 
 } // namespace idseq::pg
