@@ -27,6 +27,7 @@ SELECT * FROM expect_error($$SELECT 'A'::lexid(nosuch)$$);
 SELECT * FROM expect_error($$SELECT lexical_add('A', 'nosuch', 1)$$);
 SELECT * FROM expect_error($$SELECT lexical_add('A', 'base63', 1)$$);
 SELECT * FROM expect_error($$SELECT lexical_add('A', 'star', 1)$$);
+SELECT * FROM expect_error($$SELECT lexical_add('A', 'crock', 1)$$);
 
 -- ===== input and output =====
 SELECT 'ZZ'::lexid, 'zz'::lexid, '00A000'::lexid(base36), 'deadBEEF'::lexid(hex);

@@ -411,8 +411,8 @@ void scan_all(F&& f)
 }
 
 // Up to kMaxCandidates known names close to an unknown one, for a hint: the nearest by edit
-// distance (a name that starts with the unknown one, or that it starts with, counts as one
-// edit away), ties by name. Never the whole list: the registry may hold any number of rows.
+// distance (a name that starts with the unknown one, a truncated spelling, counts as one edit
+// away), ties by name. Never the whole list: the registry may hold any number of rows.
 constexpr int kMaxCandidates = 5;
 
 struct Candidates {
@@ -436,7 +436,7 @@ struct Candidates {
         if (len >= NAMEDATALEN)
             return;
         int dist;
-        if (wanted_len > 0 && (strncmp(name, wanted, Min(len, wanted_len)) == 0))
+        if (wanted_len > 0 && len > wanted_len && strncmp(name, wanted, wanted_len) == 0)
             dist = 1;
         else
             dist = varstr_levenshtein_less_equal(wanted, wanted_len, name, len, 1, 1, 1, max_d, true);
