@@ -172,6 +172,21 @@ $sub->safe_psql('regsub', q{
     SELECT idseq_create_charset('same', 'abc');
     CREATE TABLE t (id int PRIMARY KEY, v lexid(missing, 'klm'), w lexid(same));
 });
+# ===== final for everybody: replica role, row and statement triggers =====
+for my $role ('origin', 'replica', 'local') {
+    for my $stmt (q{UPDATE idseq_charset_registry SET symbols = 'cba' WHERE name = 'same'},
+                  q{DELETE FROM idseq_charset_registry WHERE name = 'same'},
+                  q{TRUNCATE idseq_charset_registry},
+                  q{UPDATE idseq_layout_registry SET fields = fields},
+                  q{DELETE FROM idseq_layout_registry}) {
+        ($ret, $out, $err) = $sub->psql('regsub', "SET session_replication_role = $role; $stmt");
+        like($err, qr/ERROR:  idseq_(charset|layout)_registry cannot be changed or removed/,
+             "session_replication_role = $role: refused: $stmt");
+    }
+}
+is($sub->safe_psql('regsub', q{SELECT symbols FROM idseq_charset_registry WHERE name = 'same'}), 'abc',
+   'the row is unchanged');
+
 my $regconn = $pub->connstr . ' dbname=regpub';
 $sub->safe_psql('regsub', "CREATE SUBSCRIPTION regsub CONNECTION '$regconn' PUBLICATION allpub");
 $sub->wait_for_subscription_sync($pub, 'regsub');
@@ -189,6 +204,20 @@ is($sub->safe_psql('regsub', $registry), 'added uvw f, missing klm f, same abc f
 is($sub->safe_psql('regsub', q{SELECT string_agg(format('%s %s %s', id, v, w), ', ' ORDER BY id) FROM t}),
    '1 lk cb, 2 mm aa', 'rows keep arriving');
 
+# A layout the subscriber lacks: refused (it needs sequences of its own), until the
+# subscriber creates it identically; then the row is skipped and replication goes on.
+my $layout = q{SELECT snowflake_create_layout('lay', '2024-01-01 00:00:00+00', 'time:40,node:6,seq:17')};
+$pub->safe_psql('regpub', "$layout; INSERT INTO t VALUES (3, 'k', 'c');");
+# (In text mode the row's state_seq names a sequence the subscriber lacks, which stops it
+# before any trigger; in binary mode the trigger refuses it.)
+$sub->wait_for_log(qr/ERROR:  (snowflake layout "lay" cannot be replicated|relation "[a-z.]*idseq_sf_state_lay" does not exist)/);
+is($sub->safe_psql('regsub', q{SELECT count(*) FROM idseq_layout_registry}), '0', 'a missing layout is not half-made');
+$sub->safe_psql('regsub', $layout);
+$pub->wait_for_catchup('regsub');
+is($sub->safe_psql('regsub', q{SELECT string_agg(format('%s %s', name, fields), ', ') FROM idseq_layout_registry}),
+   'lay time:40,node:6,seq:17', 'once created identically on the subscriber, the layout row is skipped');
+is($sub->safe_psql('regsub', q{SELECT count(*) FROM t}), '3', 'and the rows behind it arrive');
+
 # A charset the subscriber has with other symbols: the apply worker refuses it.
 $sub->safe_psql('regsub', q{SELECT idseq_create_charset('clash', 'xyz')});
 $pub->safe_psql('regpub', q{SELECT idseq_create_charset('clash', 'zyx')});
@@ -196,21 +225,6 @@ $sub->wait_for_log(qr/ERROR:  charset "clash" already exists/);
 is($sub->safe_psql('regsub', q{SELECT symbols FROM idseq_charset_registry WHERE name = 'clash'}), 'xyz',
    'a charset defined differently on the subscriber keeps its definition');
 $sub->safe_psql('regsub', 'DROP SUBSCRIPTION regsub');
-
-# ===== final for everybody: replica role, row and statement triggers =====
-for my $role ('origin', 'replica', 'local') {
-    for my $stmt (q{UPDATE idseq_charset_registry SET symbols = 'cba' WHERE name = 'same'},
-                  q{DELETE FROM idseq_charset_registry WHERE name = 'same'},
-                  q{TRUNCATE idseq_charset_registry},
-                  q{UPDATE idseq_layout_registry SET fields = fields},
-                  q{DELETE FROM idseq_layout_registry}) {
-        ($ret, $out, $err) = $sub->psql('regsub', "SET session_replication_role = $role; $stmt");
-        like($err, qr/ERROR:  idseq_(charset|layout)_registry cannot be changed or removed/,
-             "session_replication_role = $role: refused: $stmt");
-    }
-}
-is($sub->safe_psql('regsub', q{SELECT symbols FROM idseq_charset_registry WHERE name = 'same'}), 'abc',
-   'the row is unchanged');
 
 # Registry reads are index probes: the plan-free lookups never need a sequential scan, and
 # the relation is a user catalog table that decoding may read.
