@@ -106,7 +106,12 @@ struct Cache {
     Oid id_index = InvalidOid;       // its unique index on id alone
     Oid name_index = InvalidOid;     // its unique index on name alone
     Oid name_collation = InvalidOid; // the collation that index orders name by
-    bool recheck = true;             // a relcache invalidation may have replaced it
+    // Relcache invalidations that may concern the registry, counted; checked_at is the count
+    // the last complete check_registry() started from. An invalidation that arrives while a
+    // check runs (opening the relation processes them), or a check cut short by an error,
+    // leaves them different, so the next lookup checks again.
+    uint64 invalidations = 1;
+    uint64 checked_at = 0;
 };
 Cache* cache;
 bool callbacks_registered;
@@ -166,7 +171,7 @@ void on_subxact(SubXactEvent event, SubTransactionId mySubid, SubTransactionId p
 void on_relcache(Datum, Oid relid)
 {
     if (cache && (relid == InvalidOid || relid == cache->registry || !OidIsValid(cache->registry)))
-        cache->recheck = true;
+        cache->invalidations++;
 }
 
 void ensure_cache()
@@ -235,8 +240,9 @@ void find_indexes(Oid relid)
 // Called before every lookup of a custom charset: cheap unless a relcache invalidation came.
 void check_registry()
 {
-    if (likely(!cache->recheck))
+    if (likely(cache->checked_at == cache->invalidations))
         return;
+    uint64 start = cache->invalidations;
     Oid nsp = extension_schema_oid(true);
     Oid rel = OidIsValid(nsp) ? get_relname_relid("idseq_charset_registry", nsp) : InvalidOid;
     if (rel != cache->registry) {
@@ -257,7 +263,7 @@ void check_registry()
     }
     // An index of the same registry may have been rebuilt (REINDEX) or replaced.
     find_indexes(rel);
-    cache->recheck = false;
+    cache->checked_at = start;
 }
 
 const Charset* cached(int32 id)
