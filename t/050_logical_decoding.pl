@@ -22,6 +22,7 @@ max_worker_processes = 16
 max_parallel_workers = 4
 max_wal_senders = 12
 max_replication_slots = 12
+max_prepared_transactions = 5
 });
 # Some builds admit only listed libraries as output plugins: admit wal2json too.
 my $describe = '';
@@ -80,6 +81,32 @@ my (undef, $sqldec, $sqlerr) = $pub->psql('postgres', q{
     SELECT string_agg(data, E'\n') FROM pg_logical_slot_get_changes('sqlslot', NULL, NULL, 'include-xids', '0')});
 like($sqldec, qr/m\[(?:public\.)?lexid\]:'☆✧' c\[(?:public\.)?lexid\]:'ff0'/, 'pg_logical_slot_get_changes prints the values');
 unlike(slurp_file($pub->logfile), qr/outer snapshot/, 'no lookup ran SQL in a walsender');
+
+# Decoding at PREPARE (a two-phase slot) shows a charset that has not committed, and may
+# never: the decoder must not keep its definition. Here it is rolled back and created again
+# with its symbols reversed; the same backend decodes both, and 'ba' must print as 'ba' each
+# time (its digits are 1,0 in the first definition and 0,1 in the second).
+my $twophase = $pub->psql('postgres', q{
+    SELECT pg_create_logical_replication_slot('tp', 'test_decoding', false, true) \g /dev/null
+    BEGIN;
+    SELECT idseq_create_charset('flip', 'ab');
+    CREATE TABLE lr_flip (v lexid(flip));
+    INSERT INTO lr_flip VALUES ('ba');
+    PREPARE TRANSACTION 'f';
+    SELECT string_agg(data, ' ') FROM pg_logical_slot_get_changes('tp', NULL, NULL, 'include-xids', '0', 'skip-empty-xacts', '1')
+     WHERE data ~ 'lr_flip';
+    ROLLBACK PREPARED 'f';
+    BEGIN;
+    SELECT idseq_create_charset('flip', 'ba');
+    CREATE TABLE lr_flip (v lexid(flip));
+    INSERT INTO lr_flip VALUES ('ba');
+    COMMIT;
+    SELECT string_agg(data, ' ') FROM pg_logical_slot_get_changes('tp', NULL, NULL, 'include-xids', '0', 'skip-empty-xacts', '1')
+     WHERE data ~ 'lr_flip';
+}, stdout => \my $tpout, stderr => \my $tperr);
+like($tpout, qr/^\s*table public\.lr_flip: INSERT: v\[(?:public\.)?lexid\]:'ba'\s+table public\.lr_flip: INSERT: v\[(?:public\.)?lexid\]:'ba'\s*$/,
+     'decoded at PREPARE, rolled back, created again with other symbols: both print as written');
+is($tperr, '', 'without an error');
 
 # ===== real subscriptions, text and binary =====
 my $sub = PostgreSQL::Test::Cluster->new('ld_sub');
