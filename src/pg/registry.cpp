@@ -222,8 +222,10 @@ void find_indexes(Oid relid)
     foreach (lc, indexes) {
         Relation index = index_open(lfirst_oid(lc), AccessShareLock);
         Form_pg_index form = index->rd_index;
-        if (form->indisunique && form->indisvalid && form->indnatts == 1 && heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, NULL) &&
-            heap_attisnull(index->rd_indextuple, Anum_pg_index_indexprs, NULL) && index->rd_rel->relam == BTREE_AM_OID) {
+        bool plain = heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, NULL) &&
+                     heap_attisnull(index->rd_indextuple, Anum_pg_index_indexprs, NULL);
+        if (form->indisunique && form->indisvalid && form->indnatts == 1 && plain &&
+            index->rd_rel->relam == BTREE_AM_OID) {
             if (form->indkey.values[0] == 1) {
                 cache->id_index = RelationGetRelid(index);
             } else if (form->indkey.values[0] == 2) {
@@ -513,10 +515,10 @@ const Charset* charset_by_name(const char* name)
     Candidates near(name);
     ensure_cache();
     check_registry();
-    run([&] {
-        for (const Charset& c : builtin_charsets())
-            near.consider(c.name().c_str());
-    });
+    const std::vector<Charset>* builtins = nullptr;
+    run([&] { builtins = &builtin_charsets(); });
+    for (const Charset& c : *builtins)
+        near.consider(c.name().c_str());
     scan_all([&](const Row& r) {
         near.consider(r.name);
         return true;
@@ -524,12 +526,14 @@ const Charset* charset_by_name(const char* name)
     StringInfoData hint;
     initStringInfo(&hint);
     if (near.n > 0) {
-        appendStringInfoString(&hint, near.n == 1 ? "Perhaps you meant the charset " : "Perhaps you meant one of the charsets ");
+        appendStringInfoString(&hint,
+                               near.n == 1 ? "Perhaps you meant the charset " : "Perhaps you meant one of the charsets ");
         for (int i = 0; i < near.n; i++)
             appendStringInfo(&hint, "%s%s", i == 0 ? "" : ", ", quote_identifier(near.names[i]));
         appendStringInfoString(&hint, ". ");
     }
-    appendStringInfoString(&hint, "The view idseq_charsets lists every charset; create one with idseq_create_charset().");
+    appendStringInfoString(&hint,
+                           "The view idseq_charsets lists every charset; create one with idseq_create_charset().");
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown charset \"%s\"", shown(name)),
                     errhint("%s", hint.data)));
     pg_unreachable();
