@@ -3,9 +3,9 @@
 #   index scans of the registry and no sequential scan, and a lookup costs about the same as
 #   with a handful of charsets;
 # - a backend's private memory stays bounded: past the cache's cap on committed definitions
-#   the extra ones live until the end of their transaction, so statements that each touch
-#   thousands of charsets do not grow the backend, and an untyped literal never loads the
-#   whole registry;
+#   the extra ones live only as long as the memory context they were looked up in (a row),
+#   so statements, even one statement, touching tens of thousands of charsets do not grow the
+#   backend, and an untyped literal never loads the whole registry;
 # - work over the whole registry (the untyped-literal check, an unknown name's candidates)
 #   stops at statement_timeout;
 # - the hint of an unknown charset names at most five close names, never the registry.
@@ -84,12 +84,19 @@ cmp_ok($per_lookup_us, '<', 1000, 'a lookup among 60,000 charsets costs less tha
     SELECT '"'::lexid;
     SELECT '"'::lexid;
     SELECT rss_anon_kb();
+    BEGIN;
+    SELECT count(code_format(1, 3, 'cs_' || g)) FROM generate_series(20001, 60000) g \g /dev/null
+    SELECT rss_anon_kb();
+    COMMIT;
 }, on_error_stop => 0);
-my ($warm, $touched, $untyped) = split /\n/, $out;
-note("RssAnon: $warm kB warm, $touched kB after every charset, $untyped kB after untyped literals");
+my ($warm, $touched, $untyped, $one_statement) = split /\n/, $out;
+note("RssAnon: $warm kB warm, $touched kB after every charset, $untyped kB after untyped literals, "
+     . "$one_statement kB after one statement over 40,000 charsets");
 cmp_ok($touched - $warm, '<', 8 * 1024,
        'statements that touch 18,000 more charsets grow the backend by less than 8 MB');
 cmp_ok($untyped - $touched, '<', 8 * 1024, 'an untyped literal grows the backend by less than 8 MB');
+cmp_ok($one_statement - $untyped, '<', 8 * 1024,
+       'one statement that touches 40,000 charsets (one per row) grows the backend by less than 8 MB');
 
 # ===== the hint of an unknown charset =====
 ($ret, $out, $err) = $node->psql('postgres', q{SELECT idseq_encode(1, 'cs_1234x')});

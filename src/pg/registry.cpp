@@ -7,7 +7,13 @@
 // - committed: definitions from rows whose inserting transaction has committed (any row we can
 //   see that this transaction did not insert). Such a definition can never change, so its entry
 //   is created once, never replaced and never freed: a pointer to it is good for the backend's
-//   life. At most kMaxCommitted of them; past that, they go to the other tier.
+//   life. At most kMaxCommitted of them; past that, they go to the other tier, and are also
+//   freed as soon as the memory context they were looked up in is reset or deleted (for a
+//   value printed or computed row by row, the per-row context): a pointer is only promised
+//   for the current SQL function call, whose memory context outlives the call, and a slot kept
+//   longer checks the generation. So a backend never holds more than kMaxCommitted committed
+//   definitions plus those in use by the rows being processed, however many charsets one
+//   transaction touches.
 // - xact: definitions from rows this transaction inserted itself, which a rollback (also of a
 //   subtransaction, also ROLLBACK PREPARED) can undo, after which the same name, hence the same
 //   id, may be created with other symbols. Each entry remembers the subtransaction that loaded
@@ -92,7 +98,15 @@ using CharsetPtr = std::unique_ptr<const Charset>;
 struct XactEntry {
     CharsetPtr cs;
     SubTransactionId subid; // the open (sub)transaction that loaded it
+    uint64 overflow;        // non-zero: a committed definition past the cap; its serial number
 };
+
+// Handed to the reset callback of the memory context an overflow entry was looked up in.
+struct OverflowToken {
+    int32 id;
+    uint64 serial;
+};
+uint64 overflow_serial;
 
 // Backend-lifetime cache, never destroyed (so no destructor can be skipped by a longjmp).
 // The name maps' keys view the names inside their entries.
@@ -132,6 +146,22 @@ void free_xact_entries(SubTransactionId subid)
     }
     if (freed)
         detail::charset_generation++;
+}
+
+// Frees an overflow entry when the memory context it was looked up in goes away, unless the
+// entry is already gone (the transaction ended, the registry was replaced) or the id now has
+// another entry (told by the serial number, never by the address). Nothing here throws.
+void free_overflow(void* arg)
+{
+    const OverflowToken* token = (const OverflowToken*) arg;
+    if (!cache)
+        return;
+    auto it = cache->xact.find(token->id);
+    if (it == cache->xact.end() || it->second.overflow != token->serial)
+        return;
+    cache->xact_names.erase(std::string_view(it->second.cs->name()));
+    cache->xact.erase(it);
+    detail::charset_generation++;
 }
 
 void on_xact(XactEvent event, void*)
@@ -299,19 +329,34 @@ const Charset* adopt(int32 id, const char* name, const char* symbols, bool ci, b
     if (out)
         return out;
     SubTransactionId subid = GetCurrentSubTransactionId();
+    bool overflow = committed && cache->committed.size() >= kMaxCommitted;
+    // Allocated before the entry exists, so that no allocation can fail after it does.
+    OverflowToken* token = nullptr;
+    MemoryContextCallback* callback = nullptr;
+    if (overflow) {
+        token = (OverflowToken*) palloc(sizeof(OverflowToken));
+        callback = (MemoryContextCallback*) palloc(sizeof(MemoryContextCallback));
+        token->id = id;
+        token->serial = ++overflow_serial;
+    }
     run([&] {
         auto cs = std::make_unique<const Charset>(Charset::make(id, name, symbols, ci));
         const Charset* p = cs.get();
         std::string_view key(p->name());
-        if (committed && cache->committed.size() < kMaxCommitted) {
+        if (committed && !overflow) {
             cache->committed.emplace(id, std::move(cs));
             cache->committed_names.emplace(key, p);
         } else {
-            cache->xact.emplace(id, XactEntry{std::move(cs), subid});
+            cache->xact.emplace(id, XactEntry{std::move(cs), subid, overflow ? token->serial : 0});
             cache->xact_names.emplace(key, p);
         }
         out = p;
     });
+    if (overflow) {
+        callback->func = free_overflow;
+        callback->arg = token;
+        MemoryContextRegisterResetCallback(CurrentMemoryContext, callback);
+    }
     return out;
 }
 
@@ -434,14 +479,14 @@ struct Candidates {
     Candidates(const char* w)
         : wanted(w), wanted_len((int) strlen(w))
     {
-        // Farther than this is no longer a misspelling of the name.
-        max_d = Max(2, wanted_len / 2);
+        // Farther than this is no longer a misspelling of the name (an empty name has none).
+        max_d = wanted_len == 0 ? -1 : wanted_len / 3 + 1;
     }
 
     void consider(const char* name)
     {
         int len = (int) strlen(name);
-        if (len >= NAMEDATALEN)
+        if (max_d < 0 || len >= NAMEDATALEN)
             return;
         int dist;
         if (wanted_len > 0 && len > wanted_len && strncmp(name, wanted, wanted_len) == 0)
