@@ -22,9 +22,12 @@ SELECT * FROM expect_error($$SELECT idseq_create_charset('big', (SELECT string_a
 SELECT * FROM expect_error($$SELECT idseq_create_charset(NULL, 'abc')$$);
 SELECT idseq_create_charset('max256', (SELECT string_agg(chr(256 + g), '') FROM generate_series(0, 255) g));
 SELECT base FROM idseq_charsets WHERE name = 'max256';
--- an unknown charset lists the known ones
+-- an unknown charset: the hint names at most five close names, never the whole registry
 SELECT * FROM expect_error($$SELECT 'A'::lexid(nosuch)$$);
 SELECT * FROM expect_error($$SELECT lexical_add('A', 'nosuch', 1)$$);
+SELECT * FROM expect_error($$SELECT lexical_add('A', 'base63', 1)$$);
+SELECT * FROM expect_error($$SELECT lexical_add('A', 'star', 1)$$);
+SELECT * FROM expect_error($$SELECT lexical_add('A', 'crock', 1)$$);
 
 -- ===== input and output =====
 SELECT 'ZZ'::lexid, 'zz'::lexid, '00A000'::lexid(base36), 'deadBEEF'::lexid(hex);

@@ -3,8 +3,7 @@
 -- idseq_scramble / idseq_unscramble, and every error with its SQLSTATE.
 
 -- Errors are shown as "SQLSTATE: message" (plus detail and hint) by this helper, so that
--- each error path shows its code. The hint for an unknown charset lists the custom charsets
--- of the database too, which depend on the tests that ran before; they are elided.
+-- each error path shows its code.
 CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE d text; h text;
 BEGIN
@@ -12,7 +11,6 @@ BEGIN
     RETURN 'no error';
 EXCEPTION WHEN OTHERS THEN
     GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL, h = PG_EXCEPTION_HINT;
-    h := regexp_replace(h, '^(Known charsets: [a-z0-9, ]*?base64url, hex)(, [a-z0-9_, ]*)?\.', '\1, <custom charsets>.');
     RETURN SQLSTATE || ': ' || SQLERRM
         || CASE WHEN d <> '' THEN E'\nDETAIL: ' || d ELSE '' END
         || CASE WHEN h <> '' THEN E'\nHINT: ' || h ELSE '' END;

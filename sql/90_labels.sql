@@ -40,7 +40,7 @@ SELECT proname, args, prokind AS kind, provolatile AS vol, proparallel AS par, p
 --   with a combine function.
 -- - idseq_builtin_charsets(), idseq_snowflake_builtin_layouts(): no arguments, so STRICT
 --   means nothing; constant tables, IMMUTABLE PARALLEL SAFE.
--- - idseq_charset_registry_dedup(): a trigger function.
+-- - idseq_charset_registry_dedup(), idseq_layout_registry_replica(): trigger functions.
 -- - idseq_lexid_column_guard(): an event trigger function (refuses stored lexid without a
 --   charset).
 -- - lexid_typmod_in: runs when a type name lexid(...) is parsed; the self-describing

@@ -55,7 +55,8 @@ SELECT format('type %s in=%s out=%s recv=%s send=%s tmin=%s tmout=%s len=%s alig
               t.typalign, t.typstorage, t.typcategory)
   FROM members m JOIN pg_type t ON m.classid = 'pg_type'::regclass AND t.oid = m.objid
 UNION ALL
-SELECT format('relation %s kind=%s persistence=%s acl=%s', c.relname, c.relkind, c.relpersistence, c.relacl)
+SELECT format('relation %s kind=%s persistence=%s acl=%s options=%s', c.relname, c.relkind, c.relpersistence, c.relacl,
+              c.reloptions)
   FROM members m JOIN pg_class c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
 UNION ALL
 SELECT format('column %s.%s %s notnull=%s default=%s', c.relname, a.attname, format_type(a.atttypid, a.atttypmod),
@@ -68,7 +69,7 @@ SELECT format('constraint %s.%s %s', c.relname, k.conname, pg_get_constraintdef(
   FROM members m JOIN pg_class c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
   JOIN pg_constraint k ON k.conrelid = c.oid
 UNION ALL
-SELECT format('trigger %s', pg_get_triggerdef(t.oid))
+SELECT format('trigger %s enabled=%s', pg_get_triggerdef(t.oid), t.tgenabled)
   FROM members m JOIN pg_trigger t ON m.classid = 'pg_class'::regclass AND t.tgrelid = m.objid
 UNION ALL
 SELECT format('index %s', pg_get_indexdef(i.indexrelid))

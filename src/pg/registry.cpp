@@ -7,7 +7,13 @@
 // - committed: definitions from rows whose inserting transaction has committed (any row we can
 //   see that this transaction did not insert). Such a definition can never change, so its entry
 //   is created once, never replaced and never freed: a pointer to it is good for the backend's
-//   life. At most kMaxCommitted of them; past that, they go to the other tier.
+//   life. At most kMaxCommitted of them; past that, they go to the other tier, and are also
+//   freed as soon as the memory context they were looked up in is reset or deleted (for a
+//   value printed or computed row by row, the per-row context): a pointer is only promised
+//   for the current SQL function call, whose memory context outlives the call, and a slot kept
+//   longer checks the generation. So a backend never holds more than kMaxCommitted committed
+//   definitions plus those in use by the rows being processed, however many charsets one
+//   transaction touches.
 // - xact: definitions from rows this transaction inserted itself, which a rollback (also of a
 //   subtransaction, also ROLLBACK PREPARED) can undo, after which the same name, hence the same
 //   id, may be created with other symbols. Each entry remembers the subtransaction that loaded
@@ -21,6 +27,23 @@
 // memory. If the registry relation itself is replaced (DROP EXTENSION, CREATE EXTENSION; seen
 // through a relcache callback), every entry is retired: unlinked at once, freed at the end of
 // the transaction, since callers up the stack may still hold one.
+//
+// Reads. The registry is read the way PostgreSQL reads its catalogs: systable_beginscan on
+// the primary key (by id) or the unique index on name, with the catalog snapshot, never SQL.
+// So a value can be printed or sent wherever PostgreSQL can run an output function: in a
+// walsender decoding with a historic snapshot (the table is a user_catalog_table, so decoding
+// sees the registry as of the change it decodes), in a parallel worker, in FETCH from a WITH
+// HOLD cursor after its transaction ended. The catalog snapshot of a relation that has no
+// syscache is taken afresh for every scan: it sees every committed row and this transaction's
+// rows of earlier commands. Which tier a row goes to is told by its xmin: a row this
+// transaction inserted (TransactionIdIsCurrentTransactionId, also in a parallel worker, which
+// shares the leader's transaction) goes to the xact tier. A historic snapshot also shows the
+// rows of the transaction being decoded, which may not have committed (a streamed or prepared
+// transaction): such a row goes to the xact tier too, freed when decoding of it ends.
+//
+// Writes (register_charset) go through internal SQL: the INSERT must run the table's CHECK
+// constraint, its triggers, privilege checks and row security exactly as a user's INSERT would,
+// and no decoding or parallel context ever writes a charset.
 #include "charset.h"
 #include "error.h"
 #include "lexid.h"
@@ -44,14 +67,20 @@ extern "C" {
 #include "access/xact.h"
 #include "catalog/indexing.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_index.h"
 #include "catalog/pg_extension.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "utils/fmgroids.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/varlena.h"
 }
 
 namespace idseq::pg {
@@ -69,7 +98,15 @@ using CharsetPtr = std::unique_ptr<const Charset>;
 struct XactEntry {
     CharsetPtr cs;
     SubTransactionId subid; // the open (sub)transaction that loaded it
+    uint64 overflow;        // non-zero: a committed definition past the cap; its serial number
 };
+
+// Handed to the reset callback of the memory context an overflow entry was looked up in.
+struct OverflowToken {
+    int32 id;
+    uint64 serial;
+};
+uint64 overflow_serial;
 
 // Backend-lifetime cache, never destroyed (so no destructor can be skipped by a longjmp).
 // The name maps' keys view the names inside their entries.
@@ -80,7 +117,15 @@ struct Cache {
     std::unordered_map<std::string_view, const Charset*> xact_names;
     std::vector<CharsetPtr> retired; // of a replaced registry; freed at the end of the transaction
     Oid registry = InvalidOid;       // the registry relation the entries were read from
-    bool recheck = true;             // a relcache invalidation may have replaced it
+    Oid id_index = InvalidOid;       // its unique index on id alone
+    Oid name_index = InvalidOid;     // its unique index on name alone
+    Oid name_collation = InvalidOid; // the collation that index orders name by
+    // Relcache invalidations that may concern the registry, counted; checked_at is the count
+    // the last complete check_registry() started from. An invalidation that arrives while a
+    // check runs (opening the relation processes them), or a check cut short by an error,
+    // leaves them different, so the next lookup checks again.
+    uint64 invalidations = 1;
+    uint64 checked_at = 0;
 };
 Cache* cache;
 bool callbacks_registered;
@@ -101,6 +146,22 @@ void free_xact_entries(SubTransactionId subid)
     }
     if (freed)
         detail::charset_generation++;
+}
+
+// Frees an overflow entry when the memory context it was looked up in goes away, unless the
+// entry is already gone (the transaction ended, the registry was replaced) or the id now has
+// another entry (told by the serial number, never by the address). Nothing here throws.
+void free_overflow(void* arg)
+{
+    const OverflowToken* token = (const OverflowToken*) arg;
+    if (!cache)
+        return;
+    auto it = cache->xact.find(token->id);
+    if (it == cache->xact.end() || it->second.overflow != token->serial)
+        return;
+    cache->xact_names.erase(std::string_view(it->second.cs->name()));
+    cache->xact.erase(it);
+    detail::charset_generation++;
 }
 
 void on_xact(XactEvent event, void*)
@@ -140,7 +201,7 @@ void on_subxact(SubXactEvent event, SubTransactionId mySubid, SubTransactionId p
 void on_relcache(Datum, Oid relid)
 {
     if (cache && (relid == InvalidOid || relid == cache->registry || !OidIsValid(cache->registry)))
-        cache->recheck = true;
+        cache->invalidations++;
 }
 
 void ensure_cache()
@@ -178,11 +239,42 @@ Oid extension_schema_oid(bool missing_ok)
     return nsp;
 }
 
+// The registry's unique single-column indexes on id (column 1) and name (column 2), found by
+// their shape, not their names.
+void find_indexes(Oid relid)
+{
+    cache->id_index = cache->name_index = cache->name_collation = InvalidOid;
+    if (!OidIsValid(relid))
+        return;
+    Relation rel = table_open(relid, AccessShareLock);
+    List* indexes = RelationGetIndexList(rel);
+    ListCell* lc;
+    foreach (lc, indexes) {
+        Relation index = index_open(lfirst_oid(lc), AccessShareLock);
+        Form_pg_index form = index->rd_index;
+        bool plain = heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, NULL) &&
+                     heap_attisnull(index->rd_indextuple, Anum_pg_index_indexprs, NULL);
+        if (form->indisunique && form->indisvalid && form->indnatts == 1 && plain &&
+            index->rd_rel->relam == BTREE_AM_OID) {
+            if (form->indkey.values[0] == 1) {
+                cache->id_index = RelationGetRelid(index);
+            } else if (form->indkey.values[0] == 2) {
+                cache->name_index = RelationGetRelid(index);
+                cache->name_collation = index->rd_indcollation[0];
+            }
+        }
+        index_close(index, AccessShareLock);
+    }
+    list_free(indexes);
+    table_close(rel, AccessShareLock);
+}
+
 // Called before every lookup of a custom charset: cheap unless a relcache invalidation came.
 void check_registry()
 {
-    if (likely(!cache->recheck))
+    if (likely(cache->checked_at == cache->invalidations))
         return;
+    uint64 start = cache->invalidations;
     Oid nsp = extension_schema_oid(true);
     Oid rel = OidIsValid(nsp) ? get_relname_relid("idseq_charset_registry", nsp) : InvalidOid;
     if (rel != cache->registry) {
@@ -201,7 +293,9 @@ void check_registry()
         cache->registry = rel;
         detail::charset_generation++;
     }
-    cache->recheck = false;
+    // An index of the same registry may have been rebuilt (REINDEX) or replaced.
+    find_indexes(rel);
+    cache->checked_at = start;
 }
 
 const Charset* cached(int32 id)
@@ -235,54 +329,187 @@ const Charset* adopt(int32 id, const char* name, const char* symbols, bool ci, b
     if (out)
         return out;
     SubTransactionId subid = GetCurrentSubTransactionId();
+    bool overflow = committed && cache->committed.size() >= kMaxCommitted;
+    // Allocated before the entry exists, so that no allocation can fail after it does.
+    OverflowToken* token = nullptr;
+    MemoryContextCallback* callback = nullptr;
+    if (overflow) {
+        token = (OverflowToken*) palloc(sizeof(OverflowToken));
+        callback = (MemoryContextCallback*) palloc(sizeof(MemoryContextCallback));
+        token->id = id;
+        token->serial = ++overflow_serial;
+    }
     run([&] {
         auto cs = std::make_unique<const Charset>(Charset::make(id, name, symbols, ci));
         const Charset* p = cs.get();
         std::string_view key(p->name());
-        if (committed && cache->committed.size() < kMaxCommitted) {
+        if (committed && !overflow) {
             cache->committed.emplace(id, std::move(cs));
             cache->committed_names.emplace(key, p);
         } else {
-            cache->xact.emplace(id, XactEntry{std::move(cs), subid});
+            cache->xact.emplace(id, XactEntry{std::move(cs), subid, overflow ? token->serial : 0});
             cache->xact_names.emplace(key, p);
         }
         out = p;
     });
+    if (overflow) {
+        callback->func = free_overflow;
+        callback->arg = token;
+        MemoryContextRegisterResetCallback(CurrentMemoryContext, callback);
+    }
     return out;
 }
 
-// The cached definition of an SPI row (id, name, symbols, case_insensitive, xmin).
-const Charset* adopt_row(HeapTuple t, TupleDesc d)
+// Whether the transaction that inserted a registry row we can see has committed. An MVCC
+// snapshot shows only committed rows of other transactions; this transaction's own rows (a
+// rollback may undo them) are told by their xmin. A prepared transaction's rows are
+// invisible, also to the session that prepared it. A historic snapshot (logical decoding)
+// also shows the rows of the transaction being decoded, which may still be in progress or
+// prepared when it is streamed or decoded at PREPARE.
+bool row_committed(HeapTuple t)
+{
+    TransactionId xmin = HeapTupleHeaderGetXmin(t->t_data);
+    if (TransactionIdIsCurrentTransactionId(xmin))
+        return false;
+    if (likely(!HistoricSnapshotActive()))
+        return true;
+    return HeapTupleHeaderXminCommitted(t->t_data) || TransactionIdDidCommit(xmin);
+}
+
+// One registry row, deformed (id, name, symbols, case_insensitive); name and symbols palloc'd.
+struct Row {
+    int32 id;
+    char* name;
+    char* symbols;
+    bool ci;
+};
+
+Row deform(HeapTuple t, TupleDesc d)
 {
     bool isnull;
-    int32 id = DatumGetInt32(SPI_getbinval(t, d, 1, &isnull));
-    char* name = TextDatumGetCString(SPI_getbinval(t, d, 2, &isnull));
-    char* symbols = TextDatumGetCString(SPI_getbinval(t, d, 3, &isnull));
-    bool ci = DatumGetBool(SPI_getbinval(t, d, 4, &isnull));
-    TransactionId xmin = DatumGetTransactionId(SPI_getbinval(t, d, 5, &isnull));
-    // A row we can see was inserted either by this transaction (a rollback may undo it) or
-    // by one that has committed. A prepared transaction is neither: its rows are invisible,
-    // also to the session that prepared it.
-    return adopt(id, name, symbols, ci, !TransactionIdIsCurrentTransactionId(xmin));
+    Row r;
+    r.id = DatumGetInt32(heap_getattr(t, 1, d, &isnull));
+    r.name = TextDatumGetCString(heap_getattr(t, 2, d, &isnull));
+    r.symbols = TextDatumGetCString(heap_getattr(t, 3, d, &isnull));
+    r.ci = DatumGetBool(heap_getattr(t, 4, d, &isnull));
+    return r;
 }
 
-const char* registry_select()
+// Loads the registry row whose id (by_id) or name equals key into the cache; nullptr if
+// there is none. One index probe with the catalog snapshot (the historic one when decoding).
+const Charset* load(bool by_id, Datum key)
 {
-    return psprintf("SELECT id, name, symbols, case_insensitive, xmin FROM %s",
-                    extension_relation("idseq_charset_registry"));
-}
-
-// Loads one registry row into the cache; returns nullptr if there is none.
-const Charset* load(const char* condition, const char* value)
-{
-    char* sql = psprintf("%s WHERE %s", registry_select(), condition);
-    const char* args[1] = {value};
+    if (!OidIsValid(cache->registry))
+        return nullptr;
+    Relation rel = table_open(cache->registry, AccessShareLock);
+    ScanKeyData skey;
+    Oid index;
+    if (by_id) {
+        index = cache->id_index;
+        ScanKeyInit(&skey, 1, BTEqualStrategyNumber, F_INT4EQ, key);
+    } else {
+        // The index orders names by its own collation; the key must compare by the same one.
+        index = cache->name_index;
+        ScanKeyEntryInitialize(&skey, 0, 2, BTEqualStrategyNumber, InvalidOid,
+                               OidIsValid(cache->name_collation) ? cache->name_collation : C_COLLATION_OID, F_TEXTEQ,
+                               key);
+    }
+    // Without its index (a superuser dropped it) the scan still answers, sequentially.
+    SysScanDesc scan = systable_beginscan(rel, index, OidIsValid(index), NULL, 1, &skey);
+    HeapTuple t = systable_getnext(scan);
     const Charset* out = nullptr;
-    if (spi_query(sql, 1, args, true) == 1)
-        out = adopt_row(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
-    spi_end();
+    if (HeapTupleIsValid(t)) {
+        Row r = deform(t, RelationGetDescr(rel));
+        out = adopt(r.id, r.name, r.symbols, r.ci, row_committed(t));
+    }
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
     return out;
 }
+
+const Charset* load_id(int32 id)
+{
+    return load(true, Int32GetDatum(id));
+}
+
+const Charset* load_name(const char* name)
+{
+    return load(false, CStringGetTextDatum(name));
+}
+
+// Calls f(row) for every registry row this transaction can see, checking for interrupts
+// between rows; f returns false to stop. Rows are not cached.
+template <class F>
+void scan_all(F&& f)
+{
+    if (!OidIsValid(cache->registry))
+        return;
+    Relation rel = table_open(cache->registry, AccessShareLock);
+    SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+    HeapTuple t;
+    MemoryContext rows = AllocSetContextCreate(CurrentMemoryContext, "idseq registry scan", ALLOCSET_SMALL_SIZES);
+    while (HeapTupleIsValid(t = systable_getnext(scan))) {
+        CHECK_FOR_INTERRUPTS();
+        MemoryContext old = MemoryContextSwitchTo(rows);
+        Row r = deform(t, RelationGetDescr(rel));
+        MemoryContextSwitchTo(old);
+        bool more = f(r);
+        MemoryContextReset(rows);
+        if (!more)
+            break;
+    }
+    MemoryContextDelete(rows);
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
+}
+
+// Up to kMaxCandidates known names close to an unknown one, for a hint: the nearest by edit
+// distance (a name that starts with the unknown one, a truncated spelling, counts as one edit
+// away), ties by name. Never the whole list: the registry may hold any number of rows.
+constexpr int kMaxCandidates = 5;
+
+struct Candidates {
+    const char* wanted;
+    int wanted_len;
+    int max_d;
+    int n = 0;
+    int d[kMaxCandidates];
+    char names[kMaxCandidates][NAMEDATALEN];
+
+    Candidates(const char* w)
+        : wanted(w), wanted_len((int) strlen(w))
+    {
+        // Farther than this is no longer a misspelling of the name (an empty name has none).
+        max_d = wanted_len == 0 ? -1 : wanted_len / 3 + 1;
+    }
+
+    void consider(const char* name)
+    {
+        int len = (int) strlen(name);
+        if (max_d < 0 || len >= NAMEDATALEN)
+            return;
+        int dist;
+        if (wanted_len > 0 && len > wanted_len && strncmp(name, wanted, wanted_len) == 0)
+            dist = 1;
+        else
+            dist = varstr_levenshtein_less_equal(wanted, wanted_len, name, len, 1, 1, 1, max_d, true);
+        if (dist > max_d)
+            return;
+        int pos = n;
+        while (pos > 0 && (dist < d[pos - 1] || (dist == d[pos - 1] && strcmp(name, names[pos - 1]) < 0)))
+            pos--;
+        if (pos >= kMaxCandidates)
+            return;
+        int last = Min(n, kMaxCandidates - 1);
+        for (int i = last; i > pos; i--) {
+            d[i] = d[i - 1];
+            memcpy(names[i], names[i - 1], NAMEDATALEN);
+        }
+        d[pos] = dist;
+        strlcpy(names[pos], name, NAMEDATALEN);
+        n = Min(n + 1, kMaxCandidates);
+    }
+};
 
 // Longer than any charset name: rejected before any lookup, whatever its size.
 void check_name_length(const char* name, size_t len)
@@ -328,27 +555,32 @@ const Charset* charset_by_name(const char* name)
     check_name_length(name, strlen(name));
     if (const Charset* cs = charset_by_name_or_null(name))
         return cs;
-    // Unknown: list the known names in the hint.
-    StringInfoData known;
-    initStringInfo(&known);
-    run([&] {
-        for (const Charset& c : builtin_charsets()) {
-            if (known.len)
-                appendStringInfoString(&known, ", ");
-            appendStringInfoString(&known, c.name().c_str());
-        }
+    // Unknown: name a few close candidates (the registry may hold any number of names; reading
+    // them all is done only here, on the way to an error, and can be cancelled).
+    Candidates near(name);
+    ensure_cache();
+    check_registry();
+    const std::vector<Charset>* builtins = nullptr;
+    run([&] { builtins = &builtin_charsets(); });
+    for (const Charset& c : *builtins)
+        near.consider(c.name().c_str());
+    scan_all([&](const Row& r) {
+        near.consider(r.name);
+        return true;
     });
-    char* sql = psprintf("SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM %s",
-                         extension_relation("idseq_charset_registry"));
-    if (spi_query(sql, 0, nullptr, true) == 1) {
-        char* custom = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-        if (custom)
-            appendStringInfo(&known, ", %s", custom);
+    StringInfoData hint;
+    initStringInfo(&hint);
+    if (near.n > 0) {
+        appendStringInfoString(&hint,
+                               near.n == 1 ? "Perhaps you meant the charset " : "Perhaps you meant one of the charsets ");
+        for (int i = 0; i < near.n; i++)
+            appendStringInfo(&hint, "%s%s", i == 0 ? "" : ", ", quote_identifier(near.names[i]));
+        appendStringInfoString(&hint, ". ");
     }
-    spi_end();
-    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                    errmsg("unknown charset \"%s\"", shown(name)),
-                    errhint("Known charsets: %s. Create one with idseq_create_charset().", known.data)));
+    appendStringInfoString(&hint,
+                           "The view idseq_charsets lists every charset; create one with idseq_create_charset().");
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown charset \"%s\"", shown(name)),
+                    errhint("%s", hint.data)));
     pg_unreachable();
 }
 
@@ -393,9 +625,7 @@ const Charset* charset_by_id(int32 id)
     run([&] { found = cached(id); });
     if (found)
         return found;
-    char idtext[16];
-    pg_ltoa(id, idtext);
-    if (const Charset* cs = load("id OPERATOR(pg_catalog.=) $1::pg_catalog.int4", idtext))
+    if (const Charset* cs = load_id(id))
         return cs;
     ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("charset with id %d does not exist", id),
                     errdetail("A lexid value refers to a custom charset that is not in the registry."),
@@ -430,9 +660,8 @@ const Charset* register_charset(const char* name, const char* symbols, bool case
                                   existing->case_insensitive() ? ", case-insensitive" : ""),
                         errhint("Charsets cannot be redefined; create one under another name.")));
     }
-    char idtext[16];
-    pg_ltoa(id, idtext);
-    if (const Charset* clash = load("id OPERATOR(pg_catalog.=) $1::pg_catalog.int4", idtext))
+    check_registry();
+    if (const Charset* clash = load_id(id))
         ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT),
                         errmsg("charset name \"%s\" collides with the charset \"%s\"", name, clash->name().c_str()),
                         errdetail("Both names hash to the charset id %d.", id),
@@ -444,6 +673,8 @@ const Charset* register_charset(const char* name, const char* symbols, bool case
                         errmsg("cannot create charset \"%s\" in a read-only transaction", name),
                         errdetail("Creating a charset adds a row to idseq_charset_registry."),
                         errhint("Create the charset in a read-write transaction first.")));
+    char idtext[16];
+    pg_ltoa(id, idtext);
     const char* args[4] = {idtext, name, symbols, case_insensitive ? "true" : "false"};
     char* sql = psprintf("INSERT INTO %s (id, name, symbols, case_insensitive) VALUES ($1::pg_catalog.int4, $2, $3, $4::pg_catalog.bool)",
                          extension_relation("idseq_charset_registry"));
@@ -464,13 +695,16 @@ bool some_charset_accepts(const char* str, size_t len)
         return true;
     ensure_cache();
     check_registry();
-    uint64 n = spi_query(registry_select(), 0, nullptr, true);
-    for (uint64 i = 0; i < n && !ok; i++) {
-        // Rows already cached keep their entries (a call site may point to them).
-        const Charset* cs = adopt_row(SPI_tuptable->vals[i], SPI_tuptable->tupdesc);
-        run([&] { ok = lex::valid(*cs, std::string_view(str, len)); });
-    }
-    spi_end();
+    // Every row is checked, none is cached (a definition is built for the check and dropped).
+    scan_all([&](const Row& r) {
+        run([&] {
+            if (const Charset* c = cached(r.id))
+                ok = lex::valid(*c, std::string_view(str, len));
+            else
+                ok = lex::valid(Charset::make(r.id, r.name, r.symbols, r.ci), std::string_view(str, len));
+        });
+        return !ok;
+    });
     return ok;
 }
 
@@ -488,7 +722,7 @@ const Charset* charset_by_name_or_null(const char* name)
     run([&] { found = cached(std::string_view(name, len)); });
     if (found)
         return found;
-    return load("name OPERATOR(pg_catalog.=) $1", name);
+    return load_name(name);
 }
 
 } // namespace idseq::pg

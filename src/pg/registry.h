@@ -15,8 +15,12 @@
 
 namespace idseq::pg {
 
-// Built-in or registered charset by name; an unknown name is a 22023 error whose hint lists
-// the known names, and so is a name longer than any charset name can be.
+// Built-in or registered charset by name; an unknown name is a 22023 error whose hint names
+// at most five close names, and so is a name longer than any charset name can be.
+//
+// Every lookup reads the registry with a catalog-style index probe (no SQL), so it works in a
+// walsender decoding with a historic snapshot, a parallel worker, FETCH from a WITH HOLD
+// cursor and error reporting alike.
 const Charset* charset_by_name(const char* name);
 const Charset* charset_by_text(text* name);
 // The same, remembered per call site in fn_extra (re-resolved when the name or
@@ -26,7 +30,8 @@ const Charset* charset_by_text_cached(FunctionCallInfo fcinfo, text* name);
 // By id, as stored in lexid values and type modifiers.
 const Charset* charset_by_id(int32 id);
 const Charset* charset_by_name_or_null(const char* name);
-// Whether some built-in or registered charset reads the text as a lexid.
+// Whether some built-in or registered charset reads the text as a lexid. Reads every row
+// (checking for interrupts), caching none of them.
 bool some_charset_accepts(const char* str, size_t len);
 // Registers a custom charset (idseq_create_charset and the self-describing type modifier).
 // With if_absent, an identical existing definition is accepted silently (no write, so this
@@ -46,7 +51,8 @@ inline uint64 charset_generation()
 // "schema"."relname" for one of the extension's own relations.
 char* extension_relation(const char* relname);
 
-// Runs a query with SPI; args are text, NULL-free. Returns SPI_processed; rows stay
+// Runs an internal query (search_path pinned); args are text, NULL-free. Not for registry
+// reads, which must work where SQL cannot run. Returns SPI_processed; rows stay
 // readable through SPI_tuptable until spi_end().
 uint64 spi_query(const char* sql, int nargs, const char* const* args, bool read_only);
 void spi_end();

@@ -1,0 +1,1 @@
+../../45_registries_everywhere.sql
