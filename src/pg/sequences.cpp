@@ -42,7 +42,10 @@ extern "C" {
 #include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_sequence.h"
+#include "commands/defrem.h"
+#include "commands/event_trigger.h"
 #include "commands/sequence.h"
+#include "commands/tablecmds.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "nodes/makefuncs.h"
@@ -58,6 +61,7 @@ extern "C" {
 
 PG_FUNCTION_INFO_V1(nextval_lexid);
 PG_FUNCTION_INFO_V1(lexid_block);
+PG_FUNCTION_INFO_V1(idseq_sequence_step_guard);
 PG_FUNCTION_INFO_V1(code_format);
 PG_FUNCTION_INFO_V1(code_parse);
 PG_FUNCTION_INFO_V1(create_code_sequence);
@@ -600,6 +604,95 @@ Datum lexid_block(PG_FUNCTION_ARGS)
     bool nulls[2] = {false, false};
     tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
     return (Datum) 0;
+}
+
+// Event trigger on ALTER SEQUENCE (ddl_command_start): a smaller step moves the sequence on.
+//
+// A block is v .. v + INCREMENT - 1, v the value nextval returned, so the sequence's
+// last_value L bounds every block handed out so far: each one ends at most at L + inc - 1
+// (values handed out or cached are at most L). nextval goes on from L by the increment in
+// force, so a larger step (same direction) starts past L + inc - 1 by itself, but a smaller
+// one, inc' < inc, would start at L + inc' and land inside the last block. Before such an
+// ALTER runs, this sets last_value to L + inc - inc', so that the next value, L + inc, is
+// past every earlier block; the bound holds again with inc' (every block ends at most at
+// (L + inc - inc') + inc' - 1). Descending sequences are the mirror image, with the same
+// formula. A change of direction, RESTART, setval back and CYCLE are outside this promise
+// (they hand earlier values out again by design).
+//
+// The sequence is locked as ALTER SEQUENCE locks it (ShareRowExclusiveLock, after the same
+// ownership check), before last_value is read: no nextval runs between the read and the
+// ALTER's commit. Values other sessions cached under the old step are never handed out:
+// changing INCREMENT rewrites the sequence, and nextval drops cached values of a sequence
+// whose file changed. The skipped values are a gap, as a rolled-back nextval leaves.
+Datum idseq_sequence_step_guard(PG_FUNCTION_ARGS)
+{
+    if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
+        ereport(ERROR, (errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+                        errmsg("idseq_sequence_step_guard() must be called as an event trigger")));
+    EventTriggerData* trig = (EventTriggerData*) fcinfo->context;
+    if (!IsA(trig->parsetree, AlterSeqStmt))
+        PG_RETURN_VOID();
+    AlterSeqStmt* stmt = (AlterSeqStmt*) trig->parsetree;
+    DefElem* increment = NULL;
+    DefElem* maxvalue = NULL;
+    DefElem* minvalue = NULL;
+    ListCell* lc;
+    foreach (lc, stmt->options) {
+        DefElem* d = (DefElem*) lfirst(lc);
+        if (strcmp(d->defname, "increment") == 0)
+            increment = d;
+        else if (strcmp(d->defname, "maxvalue") == 0)
+            maxvalue = d;
+        else if (strcmp(d->defname, "minvalue") == 0)
+            minvalue = d;
+        else if (strcmp(d->defname, "restart") == 0 || strcmp(d->defname, "as") == 0)
+            PG_RETURN_VOID(); // RESTART places the sequence itself; AS re-derives the bounds
+    }
+    if (!increment || !increment->arg)
+        PG_RETURN_VOID();
+    int64 step = defGetInt64(increment); // ALTER SEQUENCE reports a bad value itself
+    Oid relid = RangeVarGetRelidExtended(stmt->sequence, ShareRowExclusiveLock,
+                                         stmt->missing_ok ? RVR_MISSING_OK : 0, RangeVarCallbackOwnsRelation, NULL);
+    if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_SEQUENCE)
+        PG_RETURN_VOID();
+    HeapTuple tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(relid));
+    if (!HeapTupleIsValid(tup))
+        PG_RETURN_VOID();
+    Form_pg_sequence f = (Form_pg_sequence) GETSTRUCT(tup);
+    const int64 old_step = f->seqincrement;
+    int64 lo = f->seqmin;
+    int64 hi = f->seqmax;
+    const bool cycle = f->seqcycle;
+    ReleaseSysCache(tup);
+    // Only a smaller step in the same direction can reach back into the last block.
+    if (cycle || step == 0 || (step > 0) != (old_step > 0) || (step > 0 ? step >= old_step : step <= old_step))
+        PG_RETURN_VOID();
+    // last_value, or NULL when nextval has not handed it out yet (a new or restarted
+    // sequence: no block starts there).
+    LOCAL_FCINFO(lv, 1);
+    InitFunctionCallInfoData(*lv, NULL, 1, InvalidOid, NULL, NULL);
+    lv->args[0].value = ObjectIdGetDatum(relid);
+    lv->args[0].isnull = false;
+    Datum last_d = pg_sequence_last_value(lv);
+    if (lv->isnull)
+        PG_RETURN_VOID();
+    int64 last = DatumGetInt64(last_d);
+    // Stay within the bounds now in force and those the statement sets, or the ALTER would
+    // refuse the moved value; a value clamped to the bound makes the next nextval fail as it
+    // does at the end of a sequence (the last block reached the bound).
+    if (maxvalue && maxvalue->arg)
+        hi = Min(hi, defGetInt64(maxvalue));
+    if (minvalue && minvalue->arg)
+        lo = Max(lo, defGetInt64(minvalue));
+    __int128 target = (__int128) last + old_step - step;
+    if (target > hi)
+        target = hi;
+    if (target < lo)
+        target = lo;
+    if ((step > 0 && target <= last) || (step < 0 && target >= last))
+        PG_RETURN_VOID();
+    DirectFunctionCall2(setval_oid, ObjectIdGetDatum(relid), Int64GetDatum((int64) target));
+    PG_RETURN_VOID();
 }
 
 Datum code_format(PG_FUNCTION_ARGS)
