@@ -434,6 +434,99 @@ SELECT c.relname, c.relkind,
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq'
  ORDER BY c.relname;
 
+-- ===== part 3: operator capture through implicit casts =====
+-- PostgreSQL prefers an exact match in any schema of the search_path over a match through an
+-- implicit cast. Were lexid + bigint the only + on lexid, `code + 1` (an integer) would pick
+-- an exact lexid + integer from a schema placed AFTER the extension's, and run it with the
+-- rights of whoever evaluates the expression. The extension has exact smallint, integer and
+-- text variants of every operator and function users call with integer literals (or
+-- untyped values), and the earlier schema wins between equal signatures. An untrusted role
+-- owns a schema placed after the extension's and defines those signatures (and one-argument
+-- overloads that an exact match with defaults would meet); each records that it ran.
+CREATE SCHEMA regress_later AUTHORIZATION regress_idseq_evil;
+SET ROLE regress_idseq_evil;
+CREATE SEQUENCE regress_later.ran;
+CREATE FUNCTION regress_later.ran(what text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_catalog.nextval('regress_later.ran');
+    RAISE WARNING 'captured: %', what;
+END $$;
+DO $$
+DECLARE
+    f text[];
+    n int := 0;
+BEGIN
+    FOREACH f SLICE 1 IN ARRAY ARRAY[
+        -- name, argument types, result type
+        ['lexical_add', 'lexid, integer', 'lexid'], ['lexical_add', 'lexid, smallint', 'lexid'],
+        ['lexical_add', 'lexid, text', 'lexid'],
+        ['lexical_add', 'text, text, integer, boolean', 'text'], ['lexical_add', 'text, text, integer', 'text'],
+        ['lexical_add', 'text, text, text, boolean', 'text'],
+        ['lexid_from_rank', 'integer, text', 'lexid'], ['lexid_from_rank', 'bigint, text', 'lexid'],
+        ['lexid_from_rank', 'smallint, text', 'lexid'], ['lexid_from_rank', 'text, text', 'lexid'],
+        ['code_format', 'integer, integer, text', 'text'], ['code_format', 'integer, integer', 'text'],
+        ['code_format', 'text, integer', 'text'],
+        ['idseq_encode', 'integer, text, integer, integer', 'text'], ['idseq_encode', 'integer', 'text'],
+        ['idseq_encode', 'integer, text', 'text'], ['idseq_encode', 'text', 'text'],
+        ['idseq_scramble', 'integer, text, integer', 'bigint'], ['idseq_scramble', 'integer, text', 'bigint'],
+        ['idseq_unscramble', 'integer, text, integer', 'bigint'], ['idseq_unscramble', 'integer, text', 'bigint'],
+        ['snowflake_timestamp', 'integer, text', 'timestamptz'], ['snowflake_timestamp', 'integer', 'timestamptz'],
+        ['snowflake_timestamp', 'text', 'timestamptz'],
+        ['later_plus', 'lexid, integer', 'lexid'], ['later_plus2', 'lexid, smallint', 'lexid'],
+        ['later_plus_text', 'lexid, text', 'lexid'],
+        ['later_minus', 'lexid, integer', 'lexid'], ['later_minus2', 'lexid, smallint', 'lexid']]
+    LOOP
+        n := n + 1;
+        EXECUTE format('CREATE FUNCTION regress_later.%I(%s) RETURNS %s LANGUAGE plpgsql AS '
+                       '$f$BEGIN PERFORM regress_later.ran(%L); RETURN NULL; END$f$',
+                       f[1], f[2], f[3], f[1] || '(' || f[2] || ')');
+    END LOOP;
+END $$;
+CREATE OPERATOR regress_later.+ (LEFTARG = lexid, RIGHTARG = integer, FUNCTION = regress_later.later_plus);
+CREATE OPERATOR regress_later.+ (LEFTARG = lexid, RIGHTARG = smallint, FUNCTION = regress_later.later_plus2);
+CREATE OPERATOR regress_later.+ (LEFTARG = lexid, RIGHTARG = text, FUNCTION = regress_later.later_plus_text);
+CREATE OPERATOR regress_later.- (LEFTARG = lexid, RIGHTARG = integer, FUNCTION = regress_later.later_minus);
+CREATE OPERATOR regress_later.- (LEFTARG = lexid, RIGHTARG = smallint, FUNCTION = regress_later.later_minus2);
+CREATE FUNCTION regress_later.snowflake_unpack(integer, text DEFAULT 'snowflake')
+    RETURNS TABLE(ts timestamptz, node integer, seq integer, rand integer) LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_later.ran('snowflake_unpack(integer, text)'); END$$;
+RESET ROLE;
+-- The calls of the README and the docs, with the untrusted schema after the extension's
+-- (a superuser evaluating them, as a default or a trigger would):
+SET search_path = public, regress_later;
+SELECT 'ZZ'::lexid(base36) + 1 AS plus, 'ZZ'::lexid(base36) - 1 AS minus,
+       'ZZ'::lexid(base36) + 1::smallint AS plus2, 'ZZ'::lexid(base36) - 1::smallint AS minus2,
+       lexical_add('ZZ'::lexid(base36), 1) AS add, lexical_add('ZZ', 'base36', 1) AS add_text,
+       lexical_add('zz', 'base36', 1, false) AS add_text4;
+SELECT lexid_from_rank(5, 'base36') AS rank4, lexid_from_rank(5000000000, 'base36') AS rank8,
+       lexid_from_rank(5::smallint, 'base36') AS rank2, lexid_from_rank(5.0, 'base36') AS rank_numeric;
+SELECT code_format(7, 3) AS code, code_format(7, 3, 'upper') AS code3, idseq_encode(12345) AS enc,
+       idseq_encode(12345, 'base36') AS enc2, idseq_encode(12345, 'base36', 0, 6) AS enc4,
+       idseq_scramble(5, 'k') = idseq_scramble(5::bigint, 'k') AS scramble,
+       idseq_unscramble(idseq_scramble(5, 'k', 20)::integer, 'k', 20) AS unscramble,
+       snowflake_timestamp(5) AS ts, (snowflake_unpack(5)).node AS node;
+CREATE TEMP TABLE later_default (code lexid(base36) DEFAULT 'ZZ'::lexid(base36) + 1);
+INSERT INTO later_default DEFAULT VALUES;
+SELECT code FROM later_default;
+-- untyped values (NULL, a quoted number, a parameter a driver sends untyped) resolve to the
+-- text variants and read as before
+SELECT idseq_encode(NULL) IS NULL AS null_enc, 'ZZ'::lexid(base36) + NULL IS NULL AS null_plus,
+       'ZZ'::lexid(base36) + '2' AS quoted_plus, lexid_from_rank('7', 'hex') AS quoted_rank,
+       code_format('7', 2) AS quoted_code, lexical_add('A', 'base36', '2') AS quoted_add;
+PREPARE later_untyped(unknown) AS SELECT 'ZZ'::lexid(base36) + $1 AS plus, idseq_encode($1) AS enc;
+EXECUTE later_untyped('3');
+DEALLOCATE later_untyped;
+-- lexid - untyped is still the distance
+SELECT 'ZZ'::lexid(base36) - 'Z' AS distance;
+RESET search_path;
+SELECT last_value, is_called AS any_captured FROM regress_later.ran;
+-- (A schema BEFORE the extension's, like a "$user" schema a role creates, can define the
+-- same signatures and capture any call: that is PostgreSQL's rule for every function; such a
+-- search_path trusts the schema's owner. docs/guarantees.md, security notes.)
+SET client_min_messages = warning;
+DROP SCHEMA regress_later CASCADE;
+RESET client_min_messages;
+
 SET client_min_messages = warning;
 DROP SCHEMA regress_sec, regress_sec_open CASCADE;
 RESET client_min_messages;
