@@ -326,6 +326,20 @@ ALTER SEQUENCE nb_fresh INCREMENT BY 10;
 SELECT * FROM lexid_block('nb_fresh', '0000'::lexid(digits));
 ALTER SEQUENCE nb_fresh INCREMENT BY 5 RESTART;
 SELECT last_value, is_called FROM nb_fresh;
+-- the guard looks the sequence up as ALTER SEQUENCE does: a missing one with IF EXISTS, a
+-- relation that is not a sequence and a caller who does not own it meet ALTER's own outcome
+ALTER SEQUENCE IF EXISTS nb_no_such INCREMENT BY 5;
+CREATE TABLE nb_table (a int);
+SELECT state, message FROM expect_error($$ALTER SEQUENCE nb_table INCREMENT BY 5$$);
+CREATE ROLE regress_nb_other;
+GRANT USAGE ON SCHEMA seq_regress TO regress_nb_other;
+GRANT USAGE, UPDATE ON SEQUENCE nb TO regress_nb_other;
+SET ROLE regress_nb_other;
+SELECT state, message FROM expect_error($$ALTER SEQUENCE nb INCREMENT BY 5$$);
+RESET ROLE;
+DROP OWNED BY regress_nb_other;
+DROP ROLE regress_nb_other;
+SELECT last_value FROM nb;
 -- a property test: random block draws and INCREMENT changes (up and down; ascending and
 -- descending sequences, with and without CACHE): no two blocks of a sequence overlap and
 -- each holds INCREMENT ids
