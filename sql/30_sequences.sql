@@ -326,6 +326,15 @@ ALTER SEQUENCE nb_fresh INCREMENT BY 10;
 SELECT * FROM lexid_block('nb_fresh', '0000'::lexid(digits));
 ALTER SEQUENCE nb_fresh INCREMENT BY 5 RESTART;
 SELECT last_value, is_called FROM nb_fresh;
+-- an identity column's sequence, whose step ALTER TABLE changes
+CREATE TABLE nb_ident (id bigint GENERATED ALWAYS AS IDENTITY (INCREMENT BY 1000), x int);
+SELECT * FROM lexid_block(pg_get_serial_sequence('nb_ident', 'id')::regclass, '00A000');
+ALTER TABLE nb_ident ALTER COLUMN id SET INCREMENT BY 100, ALTER COLUMN x SET NOT NULL;
+SELECT * FROM lexid_block(pg_get_serial_sequence('nb_ident', 'id')::regclass, '00A000');
+ALTER TABLE nb_ident ALTER COLUMN id SET INCREMENT BY 10 RESTART;
+SELECT last_value, is_called FROM seq_regress.nb_ident_id_seq;
+SELECT state, message FROM expect_error($$ALTER TABLE nb_ident ALTER COLUMN x SET INCREMENT BY 5$$);
+ALTER TABLE IF EXISTS nb_no_such_table ALTER COLUMN id SET INCREMENT BY 5;
 -- the guard looks the sequence up as ALTER SEQUENCE does: a missing one with IF EXISTS, a
 -- relation that is not a sequence and a caller who does not own it meet ALTER's own outcome
 ALTER SEQUENCE IF EXISTS nb_no_such INCREMENT BY 5;

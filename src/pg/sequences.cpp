@@ -38,6 +38,7 @@ extern "C" {
 #include "access/genam.h"
 #include "access/htup_details.h"
 #include "access/table.h"
+#include "catalog/dependency.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
@@ -49,6 +50,7 @@ extern "C" {
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "nodes/makefuncs.h"
+#include "storage/lmgr.h"
 #include "parser/scansup.h"
 #include "utils/acl.h"
 #include "utils/fmgroids.h"
@@ -543,6 +545,94 @@ char* creation_target(text* arg, Oid* nspid)
     return rv->relname;
 }
 
+// ---- ALTER SEQUENCE ... INCREMENT BY and lexid_block's blocks ----
+
+// The options of an ALTER SEQUENCE (or of an identity column) that matter to the step guard.
+struct StepChange {
+    DefElem* increment; // NULL: the step does not change, or the statement places the sequence itself
+    DefElem* maxvalue;
+    DefElem* minvalue;
+};
+
+StepChange step_change(List* options)
+{
+    StepChange c = {NULL, NULL, NULL};
+    ListCell* lc;
+    foreach (lc, options) {
+        DefElem* d = (DefElem*) lfirst(lc);
+        if (strcmp(d->defname, "increment") == 0)
+            c.increment = d->arg ? d : NULL;
+        else if (strcmp(d->defname, "maxvalue") == 0)
+            c.maxvalue = d;
+        else if (strcmp(d->defname, "minvalue") == 0)
+            c.minvalue = d;
+        else if (strcmp(d->defname, "restart") == 0 || strcmp(d->defname, "as") == 0)
+            return StepChange{NULL, NULL, NULL}; // RESTART places the sequence; AS re-derives the bounds
+    }
+    return c;
+}
+
+// The identity sequence of column attnum of table (InvalidOid: none).
+Oid identity_sequence(Oid table, AttrNumber attnum)
+{
+    if (attnum <= 0)
+        return InvalidOid;
+    ListCell* lc;
+    foreach (lc, getOwnedSequences(table)) {
+        Oid seq = lfirst_oid(lc);
+        Oid owner;
+        int32 col;
+        if (sequenceIsOwned(seq, DEPENDENCY_INTERNAL, &owner, &col) && owner == table && col == attnum)
+            return seq;
+    }
+    return InvalidOid;
+}
+
+// Before the step of sequence relid (locked ShareRowExclusiveLock, owned by the caller)
+// becomes smaller in the same direction, moves last_value on so that the next value is past
+// the last block (see idseq_sequence_step_guard).
+void move_past_last_block(Oid relid, const StepChange& change)
+{
+    int64 step = defGetInt64(change.increment); // ALTER reports a bad value itself
+    HeapTuple tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(relid));
+    if (!HeapTupleIsValid(tup))
+        return;
+    Form_pg_sequence f = (Form_pg_sequence) GETSTRUCT(tup);
+    const int64 old_step = f->seqincrement;
+    int64 lo = f->seqmin;
+    int64 hi = f->seqmax;
+    const bool cycle = f->seqcycle;
+    ReleaseSysCache(tup);
+    // Only a smaller step in the same direction can reach back into the last block.
+    if (cycle || step == 0 || (step > 0) != (old_step > 0) || (step > 0 ? step >= old_step : step <= old_step))
+        return;
+    // last_value, or NULL when nextval has not handed it out yet (a new or restarted
+    // sequence: no block starts there).
+    LOCAL_FCINFO(lv, 1);
+    InitFunctionCallInfoData(*lv, NULL, 1, InvalidOid, NULL, NULL);
+    lv->args[0].value = ObjectIdGetDatum(relid);
+    lv->args[0].isnull = false;
+    Datum last_d = pg_sequence_last_value(lv);
+    if (lv->isnull)
+        return;
+    int64 last = DatumGetInt64(last_d);
+    // Stay within the bounds now in force and those the statement sets, or the ALTER would
+    // refuse the moved value; a value clamped to the bound makes the next nextval fail as it
+    // does at the end of a sequence (the last block reached the bound).
+    if (change.maxvalue && change.maxvalue->arg)
+        hi = Min(hi, defGetInt64(change.maxvalue));
+    if (change.minvalue && change.minvalue->arg)
+        lo = Max(lo, defGetInt64(change.minvalue));
+    __int128 target = (__int128) last + old_step - step;
+    if (target > hi)
+        target = hi;
+    if (target < lo)
+        target = lo;
+    if ((step > 0 && target <= last) || (step < 0 && target >= last))
+        return;
+    DirectFunctionCall2(setval_oid, ObjectIdGetDatum(relid), Int64GetDatum((int64) target));
+}
+
 } // namespace
 
 extern "C" {
@@ -606,7 +696,8 @@ Datum lexid_block(PG_FUNCTION_ARGS)
     return (Datum) 0;
 }
 
-// Event trigger on ALTER SEQUENCE (ddl_command_start): a smaller step moves the sequence on.
+// Event trigger on ALTER SEQUENCE and ALTER TABLE (ddl_command_start): a smaller step moves
+// the sequence on (ALTER TABLE: the identity columns' SET INCREMENT BY).
 //
 // A block is v .. v + INCREMENT - 1, v the value nextval returned, so the sequence's
 // last_value L bounds every block handed out so far: each one ends at most at L + inc - 1
@@ -629,69 +720,46 @@ Datum idseq_sequence_step_guard(PG_FUNCTION_ARGS)
     if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
         ereport(ERROR, (errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
                         errmsg("idseq_sequence_step_guard() must be called as an event trigger")));
-    EventTriggerData* trig = (EventTriggerData*) fcinfo->context;
-    if (!IsA(trig->parsetree, AlterSeqStmt))
+    Node* parsetree = ((EventTriggerData*) fcinfo->context)->parsetree;
+    if (IsA(parsetree, AlterSeqStmt)) {
+        AlterSeqStmt* stmt = (AlterSeqStmt*) parsetree;
+        StepChange change = step_change(stmt->options);
+        if (!change.increment)
+            PG_RETURN_VOID();
+        // Looked up and locked as ALTER SEQUENCE does it.
+        Oid relid = RangeVarGetRelidExtended(stmt->sequence, ShareRowExclusiveLock,
+                                             stmt->missing_ok ? RVR_MISSING_OK : 0, RangeVarCallbackOwnsRelation, NULL);
+        if (OidIsValid(relid) && get_rel_relkind(relid) == RELKIND_SEQUENCE)
+            move_past_last_block(relid, change);
         PG_RETURN_VOID();
-    AlterSeqStmt* stmt = (AlterSeqStmt*) trig->parsetree;
-    DefElem* increment = NULL;
-    DefElem* maxvalue = NULL;
-    DefElem* minvalue = NULL;
-    ListCell* lc;
-    foreach (lc, stmt->options) {
-        DefElem* d = (DefElem*) lfirst(lc);
-        if (strcmp(d->defname, "increment") == 0)
-            increment = d;
-        else if (strcmp(d->defname, "maxvalue") == 0)
-            maxvalue = d;
-        else if (strcmp(d->defname, "minvalue") == 0)
-            minvalue = d;
-        else if (strcmp(d->defname, "restart") == 0 || strcmp(d->defname, "as") == 0)
-            PG_RETURN_VOID(); // RESTART places the sequence itself; AS re-derives the bounds
     }
-    if (!increment || !increment->arg)
+    // ALTER TABLE ... ALTER COLUMN ... SET INCREMENT BY on an identity column: ALTER TABLE
+    // runs the sequence's ALTER as a subcommand, for which no ddl_command_start fires.
+    if (!IsA(parsetree, AlterTableStmt))
         PG_RETURN_VOID();
-    int64 step = defGetInt64(increment); // ALTER SEQUENCE reports a bad value itself
-    Oid relid = RangeVarGetRelidExtended(stmt->sequence, ShareRowExclusiveLock,
-                                         stmt->missing_ok ? RVR_MISSING_OK : 0, RangeVarCallbackOwnsRelation, NULL);
-    if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_SEQUENCE)
-        PG_RETURN_VOID();
-    HeapTuple tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(relid));
-    if (!HeapTupleIsValid(tup))
-        PG_RETURN_VOID();
-    Form_pg_sequence f = (Form_pg_sequence) GETSTRUCT(tup);
-    const int64 old_step = f->seqincrement;
-    int64 lo = f->seqmin;
-    int64 hi = f->seqmax;
-    const bool cycle = f->seqcycle;
-    ReleaseSysCache(tup);
-    // Only a smaller step in the same direction can reach back into the last block.
-    if (cycle || step == 0 || (step > 0) != (old_step > 0) || (step > 0 ? step >= old_step : step <= old_step))
-        PG_RETURN_VOID();
-    // last_value, or NULL when nextval has not handed it out yet (a new or restarted
-    // sequence: no block starts there).
-    LOCAL_FCINFO(lv, 1);
-    InitFunctionCallInfoData(*lv, NULL, 1, InvalidOid, NULL, NULL);
-    lv->args[0].value = ObjectIdGetDatum(relid);
-    lv->args[0].isnull = false;
-    Datum last_d = pg_sequence_last_value(lv);
-    if (lv->isnull)
-        PG_RETURN_VOID();
-    int64 last = DatumGetInt64(last_d);
-    // Stay within the bounds now in force and those the statement sets, or the ALTER would
-    // refuse the moved value; a value clamped to the bound makes the next nextval fail as it
-    // does at the end of a sequence (the last block reached the bound).
-    if (maxvalue && maxvalue->arg)
-        hi = Min(hi, defGetInt64(maxvalue));
-    if (minvalue && minvalue->arg)
-        lo = Max(lo, defGetInt64(minvalue));
-    __int128 target = (__int128) last + old_step - step;
-    if (target > hi)
-        target = hi;
-    if (target < lo)
-        target = lo;
-    if ((step > 0 && target <= last) || (step < 0 && target >= last))
-        PG_RETURN_VOID();
-    DirectFunctionCall2(setval_oid, ObjectIdGetDatum(relid), Int64GetDatum((int64) target));
+    AlterTableStmt* stmt = (AlterTableStmt*) parsetree;
+    Oid table = InvalidOid;
+    ListCell* lc;
+    foreach (lc, stmt->cmds) {
+        AlterTableCmd* cmd = (AlterTableCmd*) lfirst(lc);
+        if (cmd->subtype != AT_SetIdentity || !cmd->name || !cmd->def || !IsA(cmd->def, List))
+            continue;
+        StepChange change = step_change((List*) cmd->def);
+        if (!change.increment)
+            continue;
+        // AccessExclusiveLock is what ALTER TABLE takes for identity options: taking it first
+        // means ALTER TABLE never has to upgrade a lock taken here.
+        if (!OidIsValid(table))
+            table = RangeVarGetRelidExtended(stmt->relation, AccessExclusiveLock,
+                                             stmt->missing_ok ? RVR_MISSING_OK : 0, RangeVarCallbackOwnsRelation, NULL);
+        if (!OidIsValid(table))
+            PG_RETURN_VOID();
+        Oid seq = identity_sequence(table, get_attnum(table, cmd->name));
+        if (!OidIsValid(seq))
+            continue; // not an identity column: ALTER TABLE reports it
+        LockRelationOid(seq, ShareRowExclusiveLock);
+        move_past_last_block(seq, change);
+    }
     PG_RETURN_VOID();
 }
 
