@@ -300,6 +300,99 @@ SELECT * FROM lexid_block('single', 'A'::lexid(upper));
 -- the block size follows ALTER SEQUENCE ... INCREMENT BY
 ALTER SEQUENCE single INCREMENT BY 10;
 SELECT * FROM lexid_block('single', 'A'::lexid(upper));
+-- a smaller block size never reaches back into the last block (issue 18): before ALTER
+-- SEQUENCE makes INCREMENT smaller, the sequence moves on to the end of the last block
+CREATE SEQUENCE nb INCREMENT BY 1000;
+SELECT * FROM lexid_block('nb', '00A000');
+ALTER SEQUENCE nb INCREMENT BY 100;
+SELECT * FROM lexid_block('nb', '00A000');
+ALTER SEQUENCE nb INCREMENT BY 1000;
+SELECT * FROM lexid_block('nb', '00A000');
+CREATE SEQUENCE nb_down INCREMENT BY -1000 MINVALUE 0 MAXVALUE 100000 START 100000;
+SELECT * FROM lexid_block('nb_down', '00A000');
+ALTER SEQUENCE nb_down INCREMENT BY -100;
+SELECT * FROM lexid_block('nb_down', '00A000');
+-- the move stays within the bounds, also a MAXVALUE set by the same statement: the last
+-- block reached it, so the sequence is spent
+CREATE SEQUENCE nb_max INCREMENT BY 1000 MAXVALUE 10000;
+SELECT * FROM lexid_block('nb_max', '0000'::lexid(digits));
+ALTER SEQUENCE nb_max INCREMENT BY 10 MAXVALUE 500;
+SELECT last_value FROM nb_max;
+SELECT * FROM expect_error($$SELECT * FROM lexid_block('nb_max', '0000')$$);
+-- a sequence that has handed out nothing yet (or was restarted) is not moved; neither is a
+-- larger step, RESTART, nor a plain sequence in the other direction
+CREATE SEQUENCE nb_fresh INCREMENT BY 1000;
+ALTER SEQUENCE nb_fresh INCREMENT BY 10;
+SELECT * FROM lexid_block('nb_fresh', '0000'::lexid(digits));
+ALTER SEQUENCE nb_fresh INCREMENT BY 5 RESTART;
+SELECT last_value, is_called FROM nb_fresh;
+-- an identity column's sequence, whose step ALTER TABLE changes
+CREATE TABLE nb_ident (id bigint GENERATED ALWAYS AS IDENTITY (INCREMENT BY 1000), x int);
+SELECT * FROM lexid_block(pg_get_serial_sequence('nb_ident', 'id')::regclass, '00A000');
+ALTER TABLE nb_ident ALTER COLUMN id SET INCREMENT BY 100, ALTER COLUMN x SET NOT NULL;
+SELECT * FROM lexid_block(pg_get_serial_sequence('nb_ident', 'id')::regclass, '00A000');
+ALTER TABLE nb_ident ALTER COLUMN id SET INCREMENT BY 10 RESTART;
+SELECT last_value, is_called FROM seq_regress.nb_ident_id_seq;
+SELECT state, message FROM expect_error($$ALTER TABLE nb_ident ALTER COLUMN x SET INCREMENT BY 5$$);
+ALTER TABLE IF EXISTS nb_no_such_table ALTER COLUMN id SET INCREMENT BY 5;
+-- the guard looks the sequence up as ALTER SEQUENCE does: a missing one with IF EXISTS, a
+-- relation that is not a sequence and a caller who does not own it meet ALTER's own outcome
+ALTER SEQUENCE IF EXISTS nb_no_such INCREMENT BY 5;
+CREATE TABLE nb_table (a int);
+SELECT state, message FROM expect_error($$ALTER SEQUENCE nb_table INCREMENT BY 5$$);
+CREATE ROLE regress_nb_other;
+GRANT USAGE ON SCHEMA seq_regress TO regress_nb_other;
+GRANT USAGE, UPDATE ON SEQUENCE nb TO regress_nb_other;
+SET ROLE regress_nb_other;
+SELECT state, message FROM expect_error($$ALTER SEQUENCE nb INCREMENT BY 5$$);
+RESET ROLE;
+DROP OWNED BY regress_nb_other;
+DROP ROLE regress_nb_other;
+SELECT last_value FROM nb;
+-- a property test: random block draws and INCREMENT changes (up and down; ascending and
+-- descending sequences, with and without CACHE): no two blocks of a sequence overlap and
+-- each holds INCREMENT ids
+CREATE TABLE prop_blocks (seq text, n int, step bigint, lo numeric, hi numeric);
+DO $$
+DECLARE
+    seqs text[] := ARRAY['prop_up', 'prop_up_cached', 'prop_down', 'prop_down_cached'];
+    s text;
+    step bigint;
+    b record;
+    n int := 0;
+BEGIN
+    PERFORM setseed(0.18);
+    CREATE SEQUENCE prop_up INCREMENT BY 100;
+    CREATE SEQUENCE prop_up_cached INCREMENT BY 100 CACHE 7;
+    CREATE SEQUENCE prop_down INCREMENT BY -100 MINVALUE -10000000 MAXVALUE 0 START 0;
+    CREATE SEQUENCE prop_down_cached INCREMENT BY -100 MINVALUE -10000000 MAXVALUE 0 START 0 CACHE 7;
+    FOR i IN 1..600 LOOP
+        s := seqs[1 + floor(random() * 4)::int];
+        IF random() < 0.3 THEN
+            step := 1 + floor(random() * 300)::bigint;
+            IF s LIKE 'prop_down%' THEN
+                step := -step;
+            END IF;
+            EXECUTE format('ALTER SEQUENCE %I INCREMENT BY %s', s, step);
+        ELSE
+            SELECT seqincrement INTO step FROM pg_sequence WHERE seqrelid = s::regclass;
+            SELECT * INTO b FROM lexid_block(s::regclass, '00A000'::lexid(base36));
+            n := n + 1;
+            INSERT INTO prop_blocks VALUES (s, n, step, lexid_rank(b.first_id), lexid_rank(b.last_id));
+        END IF;
+    END LOOP;
+END $$;
+SELECT count(*) > 300 AS many_blocks, count(DISTINCT step) > 50 AS many_steps,
+       bool_and(hi - lo + 1 = abs(step)) AS each_of_its_step
+  FROM prop_blocks;
+SELECT count(*) AS overlapping_pairs
+  FROM prop_blocks a JOIN prop_blocks b ON a.seq = b.seq AND a.n < b.n AND a.lo <= b.hi AND b.lo <= a.hi;
+-- and each block lies beyond every earlier one
+SELECT seq, bool_and(CASE WHEN seq LIKE 'prop_down%' THEN hi < prev_lo ELSE lo > prev_hi END) AS in_order
+  FROM (SELECT *, min(lo) OVER w AS prev_lo, max(hi) OVER w AS prev_hi
+          FROM prop_blocks WINDOW w AS (PARTITION BY seq ORDER BY n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)) x
+ WHERE prev_lo IS NOT NULL
+ GROUP BY seq ORDER BY seq;
 -- a descending sequence reserves blocks downwards; each block is given first to last
 CREATE SEQUENCE down_blocks INCREMENT BY -10 MINVALUE 0 MAXVALUE 1000 START 1000;
 SELECT * FROM lexid_block('down_blocks', '0000'::lexid(digits));

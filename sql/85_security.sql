@@ -178,6 +178,152 @@ SELECT idseq_home.snowflake_nextval('regress_planted') < idseq_home.snowflake_ne
 SELECT last_value, is_called FROM idseq_home.idseq_sf_state_regress_planted;
 SELECT last_value, is_called FROM idseq_home.idseq_sf_last_regress_planted;
 
+-- ===== part 1b: every internal query, under a superuser's hostile search_path =====
+-- Every query idseq runs itself (the column guard, the event trigger on partitioned tables,
+-- registry lookups and inserts, the layout and code-sequence DDL, the charset hints) runs
+-- with search_path pinned to pg_catalog, pg_temp (src/pg/internal_sql.h). An untrusted role
+-- owns a schema that a superuser puts first, before pg_catalog, and plants objects with the
+-- exact signatures of the built-ins internal SQL uses or could use: were any of them ever
+-- resolved by an internal query, it would run as the superuser. Each records that it ran
+-- (a WARNING, and nextval of a sequence, which no rollback undoes: a refused command leaves
+-- the trace too) and returns NULL.
+CREATE SCHEMA regress_shadow AUTHORIZATION regress_idseq_evil;
+SET ROLE regress_idseq_evil;
+CREATE SEQUENCE regress_shadow.ran;
+CREATE FUNCTION regress_shadow.ran(what text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_catalog.nextval('regress_shadow.ran');
+    RAISE WARNING 'shadow object ran: %', what;
+END $$;
+DO $$
+DECLARE
+    t text[];
+    op text;
+    fn text;
+    n int := 0;
+BEGIN
+    -- comparison operators of the types catalog queries compare, same-type and the
+    -- cross-type pairs whose exact match beats pg_catalog's operator
+    FOREACH t SLICE 1 IN ARRAY ARRAY[
+        ['"char"', '"char"'], ['oid', 'oid'], ['text', 'text'], ['name', 'name'], ['name', 'text'],
+        ['text', 'name'], ['regclass', 'regclass'], ['oid', 'regclass'], ['regclass', 'oid'],
+        ['regtype', 'regtype'], ['smallint', 'smallint'], ['smallint', 'integer'], ['integer', 'integer'],
+        ['integer', 'bigint'], ['bigint', 'bigint'], ['boolean', 'boolean'], ['xid', 'xid'],
+        ['timestamptz', 'timestamptz'], ['interval', 'interval']]
+    LOOP
+        FOREACH op IN ARRAY ARRAY['=', '<>', '<', '>', '<=', '>=']
+        LOOP
+            n := n + 1;
+            fn := 'regress_shadow.op_' || n;
+            EXECUTE format('CREATE FUNCTION %s(%s, %s) RETURNS boolean LANGUAGE plpgsql AS '
+                           '$f$BEGIN PERFORM regress_shadow.ran(%L); RETURN NULL; END$f$',
+                           fn, t[1], t[2], op || ' (' || t[1] || ', ' || t[2] || ')');
+            EXECUTE format('CREATE OPERATOR regress_shadow.%s (LEFTARG = %s, RIGHTARG = %s, FUNCTION = %s)',
+                           op, t[1], t[2], fn);
+        END LOOP;
+    END LOOP;
+    -- text operators: concatenation and LIKE
+    FOREACH op IN ARRAY ARRAY['||', '~~', '!~~']
+    LOOP
+        n := n + 1;
+        fn := 'regress_shadow.op_' || n;
+        EXECUTE format('CREATE FUNCTION %s(text, text) RETURNS %s LANGUAGE plpgsql AS '
+                       '$f$BEGIN PERFORM regress_shadow.ran(%L); RETURN NULL; END$f$',
+                       fn, CASE op WHEN '||' THEN 'text' ELSE 'boolean' END, op || ' (text, text)');
+        EXECUTE format('CREATE OPERATOR regress_shadow.%s (LEFTARG = text, RIGHTARG = text, FUNCTION = %s)', op, fn);
+    END LOOP;
+    -- = ANY over arrays goes through the element type's "=" (planted above)
+END $$;
+-- functions with the exact signatures of the built-ins named in internal queries and in the
+-- extension's PL/pgSQL functions
+CREATE FUNCTION regress_shadow.pg_event_trigger_ddl_commands(
+        OUT classid oid, OUT objid oid, OUT objsubid integer, OUT command_tag text, OUT object_type text,
+        OUT schema_name text, OUT object_identity text, OUT in_extension boolean, OUT command pg_ddl_command)
+    RETURNS SETOF record LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_shadow.ran('pg_event_trigger_ddl_commands()'); END$$;
+CREATE FUNCTION regress_shadow.string_agg_step(text, text, text) RETURNS text LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_shadow.ran('string_agg(text, text)'); RETURN NULL; END$$;
+CREATE AGGREGATE regress_shadow.string_agg(text, text) (SFUNC = regress_shadow.string_agg_step, STYPE = text);
+CREATE FUNCTION regress_shadow.nextval(regclass) RETURNS bigint LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_shadow.ran('nextval(regclass)'); RETURN NULL; END$$;
+CREATE FUNCTION regress_shadow.setval(regclass, bigint) RETURNS bigint LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_shadow.ran('setval(regclass, bigint)'); RETURN NULL; END$$;
+CREATE FUNCTION regress_shadow.pg_sequence_last_value(regclass) RETURNS bigint LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_shadow.ran('pg_sequence_last_value(regclass)'); RETURN NULL; END$$;
+CREATE FUNCTION regress_shadow.format_type(oid, integer) RETURNS text LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_shadow.ran('format_type(oid, integer)'); RETURN NULL; END$$;
+CREATE FUNCTION regress_shadow.pg_get_userbyid(oid) RETURNS name LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_shadow.ran('pg_get_userbyid(oid)'); RETURN NULL; END$$;
+CREATE FUNCTION regress_shadow.quote_ident(text) RETURNS text LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_shadow.ran('quote_ident(text)'); RETURN NULL; END$$;
+CREATE FUNCTION regress_shadow.format(text, text) RETURNS text LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_shadow.ran('format(text, text)'); RETURN NULL; END$$;
+CREATE FUNCTION regress_shadow.length(text) RETURNS integer LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_shadow.ran('length(text)'); RETURN NULL; END$$;
+CREATE FUNCTION regress_shadow.lower(text) RETURNS text LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_shadow.ran('lower(text)'); RETURN NULL; END$$;
+CREATE FUNCTION regress_shadow.now() RETURNS timestamptz LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_shadow.ran('now()'); RETURN NULL; END$$;
+RESET ROLE;
+SELECT count(*) AS planted_operators FROM pg_operator WHERE oprnamespace = 'regress_shadow'::regnamespace;
+-- the planted operators do capture unqualified SQL under this search_path
+SET search_path = regress_shadow, pg_catalog, idseq_home;
+SELECT 'r'::"char" = 'r'::"char" AS captured;
+RESET search_path;
+SELECT last_value AS shadow_calls_so_far FROM regress_shadow.ran;
+
+-- The superuser, with the untrusted schema first:
+SET search_path = regress_shadow, pg_catalog, idseq_home;
+-- the column guard on CREATE TABLE / ALTER TABLE, with and without lexid columns, refused
+-- and accepted; composite types, domains, partitioned tables (the event trigger's second query)
+CREATE TABLE regress_shadow_plain (a integer);
+CREATE TABLE regress_shadow_typed (a integer, c idseq_home.lexid(base36));
+CREATE TABLE regress_shadow_untyped (c idseq_home.lexid);
+ALTER TABLE regress_shadow_plain ADD COLUMN b integer;
+ALTER TABLE regress_shadow_typed ADD COLUMN d idseq_home.lexid(regress_direct);
+ALTER TABLE regress_shadow_typed ADD COLUMN e idseq_home.lexid;
+ALTER TABLE regress_shadow_typed ALTER COLUMN a TYPE idseq_home.lexid USING NULL;
+CREATE TYPE regress_shadow_comp AS (x idseq_home.lexid(base36));
+CREATE TYPE regress_shadow_comp_bad AS (x idseq_home.lexid);
+CREATE DOMAIN regress_shadow_dom AS idseq_home.lexid(base36);
+CREATE DOMAIN regress_shadow_dom_bad AS idseq_home.lexid;
+CREATE TABLE regress_shadow_parted (k idseq_home.lexid(base36)) PARTITION BY RANGE (k);
+CREATE TABLE regress_shadow_parted_bad (k text) PARTITION BY RANGE ((k::idseq_home.lexid));
+CREATE TABLE regress_shadow_as AS SELECT 'A'::idseq_home.lexid(base36) AS c;
+CREATE MATERIALIZED VIEW regress_shadow_mv AS SELECT 'A'::idseq_home.lexid AS c;
+-- the registries: a new charset (and a refused redefinition), a new layout (and a refused
+-- one), a code sequence
+SELECT idseq_home.idseq_create_charset('regress_shadow_cs', 'MN');
+SELECT idseq_home.idseq_create_charset('regress_shadow_cs', 'NM');
+SELECT idseq_home.snowflake_create_layout('regress_shadow_layout', '2020-01-01 00:00:00+00', 'time:41,seq:12');
+SELECT idseq_home.snowflake_create_layout('regress_shadow_layout', '2020-01-01 00:00:00+00', 'time:41');
+SELECT idseq_home.create_code_sequence('regress_shadow_codes', 2, 'regress_shadow_cs');
+SELECT idseq_home.nextval_code('regress_shadow_codes', 'regress_shadow_cs');
+-- the generators on sequences, and ALTER SEQUENCE (the step guard)
+CREATE SEQUENCE regress_shadow_blocks INCREMENT BY 10;
+SELECT * FROM idseq_home.lexid_block('regress_shadow_blocks', 'MN'::idseq_home.lexid(regress_shadow_cs));
+ALTER SEQUENCE regress_shadow_blocks INCREMENT BY 2;
+SELECT idseq_home.nextval_lexid('regress_shadow_blocks', 'M'::idseq_home.lexid(regress_shadow_cs));
+-- a new session: every charset and layout is looked up in the registries, cold
+\c regress_idseq_security
+SET client_min_messages = warning;
+SET search_path = regress_shadow, pg_catalog, idseq_home;
+SELECT 'MNM'::idseq_home.lexid(regress_shadow_cs) AS typed, idseq_home.code_format(3, 2, 'regress_shadow_cs') AS code,
+       idseq_home.idseq_encode(5, 'regress_shadow_cs') AS encoded,
+       idseq_home.lexical_add('MN', 'regress_shadow_cs', 1) AS added;
+SELECT idseq_home.snowflake_nextval('regress_shadow_layout') > 0 AS generated;
+-- unknown names: the errors' hints list registered names (string_agg over the registries)
+SELECT idseq_home.code_format(3, 2, 'regress_no_such_cs');
+SELECT idseq_home.snowflake_nextval('regress_no_such_layout');
+SELECT 'A'::idseq_home.lexid(regress_no_such_cs);
+RESET search_path;
+-- no planted object ran (only the one deliberate capture above)
+SELECT last_value AS shadow_calls FROM regress_shadow.ran;
+SELECT c.relname, pg_catalog.format_type(a.atttypid, a.atttypmod)
+  FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+ WHERE c.relname LIKE 'regress\_shadow\_%' AND c.relkind IN ('r', 'p', 'c', 'm')
+ ORDER BY 1, a.attnum;
+
 -- ===== part 2: privileges =====
 \c :"datname"
 SET client_min_messages = warning;
@@ -287,6 +433,99 @@ SELECT c.relname, c.relkind,
   FROM pg_class c JOIN pg_depend d ON d.objid = c.oid AND d.classid = 'pg_class'::regclass AND d.deptype = 'e'
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq'
  ORDER BY c.relname;
+
+-- ===== part 3: operator capture through implicit casts =====
+-- PostgreSQL prefers an exact match in any schema of the search_path over a match through an
+-- implicit cast. Were lexid + bigint the only + on lexid, `code + 1` (an integer) would pick
+-- an exact lexid + integer from a schema placed AFTER the extension's, and run it with the
+-- rights of whoever evaluates the expression. The extension has exact smallint, integer and
+-- text variants of every operator and function users call with integer literals (or
+-- untyped values), and the earlier schema wins between equal signatures. An untrusted role
+-- owns a schema placed after the extension's and defines those signatures (and one-argument
+-- overloads that an exact match with defaults would meet); each records that it ran.
+CREATE SCHEMA regress_later AUTHORIZATION regress_idseq_evil;
+SET ROLE regress_idseq_evil;
+CREATE SEQUENCE regress_later.ran;
+CREATE FUNCTION regress_later.ran(what text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_catalog.nextval('regress_later.ran');
+    RAISE WARNING 'captured: %', what;
+END $$;
+DO $$
+DECLARE
+    f text[];
+    n int := 0;
+BEGIN
+    FOREACH f SLICE 1 IN ARRAY ARRAY[
+        -- name, argument types, result type
+        ['lexical_add', 'lexid, integer', 'lexid'], ['lexical_add', 'lexid, smallint', 'lexid'],
+        ['lexical_add', 'lexid, text', 'lexid'],
+        ['lexical_add', 'text, text, integer, boolean', 'text'], ['lexical_add', 'text, text, integer', 'text'],
+        ['lexical_add', 'text, text, text, boolean', 'text'],
+        ['lexid_from_rank', 'integer, text', 'lexid'], ['lexid_from_rank', 'bigint, text', 'lexid'],
+        ['lexid_from_rank', 'smallint, text', 'lexid'], ['lexid_from_rank', 'text, text', 'lexid'],
+        ['code_format', 'integer, integer, text', 'text'], ['code_format', 'integer, integer', 'text'],
+        ['code_format', 'text, integer', 'text'],
+        ['idseq_encode', 'integer, text, integer, integer', 'text'], ['idseq_encode', 'integer', 'text'],
+        ['idseq_encode', 'integer, text', 'text'], ['idseq_encode', 'text', 'text'],
+        ['idseq_scramble', 'integer, text, integer', 'bigint'], ['idseq_scramble', 'integer, text', 'bigint'],
+        ['idseq_unscramble', 'integer, text, integer', 'bigint'], ['idseq_unscramble', 'integer, text', 'bigint'],
+        ['snowflake_timestamp', 'integer, text', 'timestamptz'], ['snowflake_timestamp', 'integer', 'timestamptz'],
+        ['snowflake_timestamp', 'text', 'timestamptz'],
+        ['later_plus', 'lexid, integer', 'lexid'], ['later_plus2', 'lexid, smallint', 'lexid'],
+        ['later_plus_text', 'lexid, text', 'lexid'],
+        ['later_minus', 'lexid, integer', 'lexid'], ['later_minus2', 'lexid, smallint', 'lexid']]
+    LOOP
+        n := n + 1;
+        EXECUTE format('CREATE FUNCTION regress_later.%I(%s) RETURNS %s LANGUAGE plpgsql AS '
+                       '$f$BEGIN PERFORM regress_later.ran(%L); RETURN NULL; END$f$',
+                       f[1], f[2], f[3], f[1] || '(' || f[2] || ')');
+    END LOOP;
+END $$;
+CREATE OPERATOR regress_later.+ (LEFTARG = lexid, RIGHTARG = integer, FUNCTION = regress_later.later_plus);
+CREATE OPERATOR regress_later.+ (LEFTARG = lexid, RIGHTARG = smallint, FUNCTION = regress_later.later_plus2);
+CREATE OPERATOR regress_later.+ (LEFTARG = lexid, RIGHTARG = text, FUNCTION = regress_later.later_plus_text);
+CREATE OPERATOR regress_later.- (LEFTARG = lexid, RIGHTARG = integer, FUNCTION = regress_later.later_minus);
+CREATE OPERATOR regress_later.- (LEFTARG = lexid, RIGHTARG = smallint, FUNCTION = regress_later.later_minus2);
+CREATE FUNCTION regress_later.snowflake_unpack(integer, text DEFAULT 'snowflake')
+    RETURNS TABLE(ts timestamptz, node integer, seq integer, rand integer) LANGUAGE plpgsql AS
+    $$BEGIN PERFORM regress_later.ran('snowflake_unpack(integer, text)'); END$$;
+RESET ROLE;
+-- The calls of the README and the docs, with the untrusted schema after the extension's
+-- (a superuser evaluating them, as a default or a trigger would):
+SET search_path = public, regress_later;
+SELECT 'ZZ'::lexid(base36) + 1 AS plus, 'ZZ'::lexid(base36) - 1 AS minus,
+       'ZZ'::lexid(base36) + 1::smallint AS plus2, 'ZZ'::lexid(base36) - 1::smallint AS minus2,
+       lexical_add('ZZ'::lexid(base36), 1) AS add, lexical_add('ZZ', 'base36', 1) AS add_text,
+       lexical_add('zz', 'base36', 1, false) AS add_text4;
+SELECT lexid_from_rank(5, 'base36') AS rank4, lexid_from_rank(5000000000, 'base36') AS rank8,
+       lexid_from_rank(5::smallint, 'base36') AS rank2, lexid_from_rank(5.0, 'base36') AS rank_numeric;
+SELECT code_format(7, 3) AS code, code_format(7, 3, 'upper') AS code3, idseq_encode(12345) AS enc,
+       idseq_encode(12345, 'base36') AS enc2, idseq_encode(12345, 'base36', 0, 6) AS enc4,
+       idseq_scramble(5, 'k') = idseq_scramble(5::bigint, 'k') AS scramble,
+       idseq_unscramble(idseq_scramble(5, 'k', 20)::integer, 'k', 20) AS unscramble,
+       snowflake_timestamp(5) AS ts, (snowflake_unpack(5)).node AS node;
+CREATE TEMP TABLE later_default (code lexid(base36) DEFAULT 'ZZ'::lexid(base36) + 1);
+INSERT INTO later_default DEFAULT VALUES;
+SELECT code FROM later_default;
+-- untyped values (NULL, a quoted number, a parameter a driver sends untyped) resolve to the
+-- text variants and read as before
+SELECT idseq_encode(NULL) IS NULL AS null_enc, 'ZZ'::lexid(base36) + NULL IS NULL AS null_plus,
+       'ZZ'::lexid(base36) + '2' AS quoted_plus, lexid_from_rank('7', 'hex') AS quoted_rank,
+       code_format('7', 2) AS quoted_code, lexical_add('A', 'base36', '2') AS quoted_add;
+PREPARE later_untyped(unknown) AS SELECT 'ZZ'::lexid(base36) + $1 AS plus, idseq_encode($1) AS enc;
+EXECUTE later_untyped('3');
+DEALLOCATE later_untyped;
+-- lexid - untyped is still the distance
+SELECT 'ZZ'::lexid(base36) - 'Z' AS distance;
+RESET search_path;
+SELECT last_value, is_called AS any_captured FROM regress_later.ran;
+-- (A schema BEFORE the extension's, like a "$user" schema a role creates, can define the
+-- same signatures and capture any call: that is PostgreSQL's rule for every function; such a
+-- search_path trusts the schema's owner. docs/guarantees.md, security notes.)
+SET client_min_messages = warning;
+DROP SCHEMA regress_later CASCADE;
+RESET client_min_messages;
 
 SET client_min_messages = warning;
 DROP SCHEMA regress_sec, regress_sec_open CASCADE;

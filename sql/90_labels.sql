@@ -43,6 +43,8 @@ SELECT proname, args, prokind AS kind, provolatile AS vol, proparallel AS par, p
 -- - idseq_charset_registry_dedup(), idseq_layout_registry_replica(): trigger functions.
 -- - idseq_lexid_column_guard(): an event trigger function (refuses stored lexid without a
 --   charset).
+-- - idseq_sequence_step_guard(): an event trigger function (before ALTER SEQUENCE makes
+--   INCREMENT smaller, moves the sequence on past the last lexid_block).
 -- - lexid_typmod_in: runs when a type name lexid(...) is parsed; the self-describing
 --   lexid(name, 'symbols') that pg_dump writes may register the charset (an INSERT), so it
 --   is VOLATILE PARALLEL UNSAFE. In a read-only transaction it still accepts a charset that

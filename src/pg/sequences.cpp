@@ -38,14 +38,19 @@ extern "C" {
 #include "access/genam.h"
 #include "access/htup_details.h"
 #include "access/table.h"
+#include "catalog/dependency.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_sequence.h"
+#include "commands/defrem.h"
+#include "commands/event_trigger.h"
 #include "commands/sequence.h"
+#include "commands/tablecmds.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "nodes/makefuncs.h"
+#include "storage/lmgr.h"
 #include "parser/scansup.h"
 #include "utils/acl.h"
 #include "utils/fmgroids.h"
@@ -58,6 +63,7 @@ extern "C" {
 
 PG_FUNCTION_INFO_V1(nextval_lexid);
 PG_FUNCTION_INFO_V1(lexid_block);
+PG_FUNCTION_INFO_V1(idseq_sequence_step_guard);
 PG_FUNCTION_INFO_V1(code_format);
 PG_FUNCTION_INFO_V1(code_parse);
 PG_FUNCTION_INFO_V1(create_code_sequence);
@@ -539,6 +545,94 @@ char* creation_target(text* arg, Oid* nspid)
     return rv->relname;
 }
 
+// ---- ALTER SEQUENCE ... INCREMENT BY and lexid_block's blocks ----
+
+// The options of an ALTER SEQUENCE (or of an identity column) that matter to the step guard.
+struct StepChange {
+    DefElem* increment; // NULL: the step does not change, or the statement places the sequence itself
+    DefElem* maxvalue;
+    DefElem* minvalue;
+};
+
+StepChange step_change(List* options)
+{
+    StepChange c = {NULL, NULL, NULL};
+    ListCell* lc;
+    foreach (lc, options) {
+        DefElem* d = (DefElem*) lfirst(lc);
+        if (strcmp(d->defname, "increment") == 0)
+            c.increment = d->arg ? d : NULL;
+        else if (strcmp(d->defname, "maxvalue") == 0)
+            c.maxvalue = d;
+        else if (strcmp(d->defname, "minvalue") == 0)
+            c.minvalue = d;
+        else if (strcmp(d->defname, "restart") == 0 || strcmp(d->defname, "as") == 0)
+            return StepChange{NULL, NULL, NULL}; // RESTART places the sequence; AS re-derives the bounds
+    }
+    return c;
+}
+
+// The identity sequence of column attnum of table (InvalidOid: none).
+Oid identity_sequence(Oid table, AttrNumber attnum)
+{
+    if (attnum <= 0)
+        return InvalidOid;
+    ListCell* lc;
+    foreach (lc, getOwnedSequences(table)) {
+        Oid seq = lfirst_oid(lc);
+        Oid owner;
+        int32 col;
+        if (sequenceIsOwned(seq, DEPENDENCY_INTERNAL, &owner, &col) && owner == table && col == attnum)
+            return seq;
+    }
+    return InvalidOid;
+}
+
+// Before the step of sequence relid (locked ShareRowExclusiveLock, owned by the caller)
+// becomes smaller in the same direction, moves last_value on so that the next value is past
+// the last block (see idseq_sequence_step_guard).
+void move_past_last_block(Oid relid, const StepChange& change)
+{
+    int64 step = defGetInt64(change.increment); // ALTER reports a bad value itself
+    HeapTuple tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(relid));
+    if (!HeapTupleIsValid(tup))
+        return;
+    Form_pg_sequence f = (Form_pg_sequence) GETSTRUCT(tup);
+    const int64 old_step = f->seqincrement;
+    int64 lo = f->seqmin;
+    int64 hi = f->seqmax;
+    const bool cycle = f->seqcycle;
+    ReleaseSysCache(tup);
+    // Only a smaller step in the same direction can reach back into the last block.
+    if (cycle || step == 0 || (step > 0) != (old_step > 0) || (step > 0 ? step >= old_step : step <= old_step))
+        return;
+    // last_value, or NULL when nextval has not handed it out yet (a new or restarted
+    // sequence: no block starts there).
+    LOCAL_FCINFO(lv, 1);
+    InitFunctionCallInfoData(*lv, NULL, 1, InvalidOid, NULL, NULL);
+    lv->args[0].value = ObjectIdGetDatum(relid);
+    lv->args[0].isnull = false;
+    Datum last_d = pg_sequence_last_value(lv);
+    if (lv->isnull)
+        return;
+    int64 last = DatumGetInt64(last_d);
+    // Stay within the bounds now in force and those the statement sets, or the ALTER would
+    // refuse the moved value; a value clamped to the bound makes the next nextval fail as it
+    // does at the end of a sequence (the last block reached the bound).
+    if (change.maxvalue && change.maxvalue->arg)
+        hi = Min(hi, defGetInt64(change.maxvalue));
+    if (change.minvalue && change.minvalue->arg)
+        lo = Max(lo, defGetInt64(change.minvalue));
+    __int128 target = (__int128) last + old_step - step;
+    if (target > hi)
+        target = hi;
+    if (target < lo)
+        target = lo;
+    if ((step > 0 && target <= last) || (step < 0 && target >= last))
+        return;
+    DirectFunctionCall2(setval_oid, ObjectIdGetDatum(relid), Int64GetDatum((int64) target));
+}
+
 } // namespace
 
 extern "C" {
@@ -600,6 +694,73 @@ Datum lexid_block(PG_FUNCTION_ARGS)
     bool nulls[2] = {false, false};
     tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
     return (Datum) 0;
+}
+
+// Event trigger on ALTER SEQUENCE and ALTER TABLE (ddl_command_start): a smaller step moves
+// the sequence on (ALTER TABLE: the identity columns' SET INCREMENT BY).
+//
+// A block is v .. v + INCREMENT - 1, v the value nextval returned, so the sequence's
+// last_value L bounds every block handed out so far: each one ends at most at L + inc - 1
+// (values handed out or cached are at most L). nextval goes on from L by the increment in
+// force, so a larger step (same direction) starts past L + inc - 1 by itself, but a smaller
+// one, inc' < inc, would start at L + inc' and land inside the last block. Before such an
+// ALTER runs, this sets last_value to L + inc - inc', so that the next value, L + inc, is
+// past every earlier block; the bound holds again with inc' (every block ends at most at
+// (L + inc - inc') + inc' - 1). Descending sequences are the mirror image, with the same
+// formula. A change of direction, RESTART, setval back and CYCLE are outside this promise
+// (they hand earlier values out again by design).
+//
+// The sequence is locked as ALTER SEQUENCE locks it (ShareRowExclusiveLock, after the same
+// ownership check), before last_value is read: no nextval runs between the read and the
+// ALTER's commit. Values other sessions cached under the old step are never handed out:
+// changing INCREMENT rewrites the sequence, and nextval drops cached values of a sequence
+// whose file changed. The skipped values are a gap, as a rolled-back nextval leaves.
+Datum idseq_sequence_step_guard(PG_FUNCTION_ARGS)
+{
+    if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
+        ereport(ERROR, (errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+                        errmsg("idseq_sequence_step_guard() must be called as an event trigger")));
+    Node* parsetree = ((EventTriggerData*) fcinfo->context)->parsetree;
+    if (IsA(parsetree, AlterSeqStmt)) {
+        AlterSeqStmt* stmt = (AlterSeqStmt*) parsetree;
+        StepChange change = step_change(stmt->options);
+        if (!change.increment)
+            PG_RETURN_VOID();
+        // Looked up and locked as ALTER SEQUENCE does it.
+        Oid relid = RangeVarGetRelidExtended(stmt->sequence, ShareRowExclusiveLock,
+                                             stmt->missing_ok ? RVR_MISSING_OK : 0, RangeVarCallbackOwnsRelation, NULL);
+        if (OidIsValid(relid) && get_rel_relkind(relid) == RELKIND_SEQUENCE)
+            move_past_last_block(relid, change);
+        PG_RETURN_VOID();
+    }
+    // ALTER TABLE ... ALTER COLUMN ... SET INCREMENT BY on an identity column: ALTER TABLE
+    // runs the sequence's ALTER as a subcommand, for which no ddl_command_start fires.
+    if (!IsA(parsetree, AlterTableStmt))
+        PG_RETURN_VOID();
+    AlterTableStmt* stmt = (AlterTableStmt*) parsetree;
+    Oid table = InvalidOid;
+    ListCell* lc;
+    foreach (lc, stmt->cmds) {
+        AlterTableCmd* cmd = (AlterTableCmd*) lfirst(lc);
+        if (cmd->subtype != AT_SetIdentity || !cmd->name || !cmd->def || !IsA(cmd->def, List))
+            continue;
+        StepChange change = step_change((List*) cmd->def);
+        if (!change.increment)
+            continue;
+        // AccessExclusiveLock is what ALTER TABLE takes for identity options: taking it first
+        // means ALTER TABLE never has to upgrade a lock taken here.
+        if (!OidIsValid(table))
+            table = RangeVarGetRelidExtended(stmt->relation, AccessExclusiveLock,
+                                             stmt->missing_ok ? RVR_MISSING_OK : 0, RangeVarCallbackOwnsRelation, NULL);
+        if (!OidIsValid(table))
+            PG_RETURN_VOID();
+        Oid seq = identity_sequence(table, get_attnum(table, cmd->name));
+        if (!OidIsValid(seq))
+            continue; // not an identity column: ALTER TABLE reports it
+        LockRelationOid(seq, ShareRowExclusiveLock);
+        move_past_last_block(seq, change);
+    }
+    PG_RETURN_VOID();
 }
 
 Datum code_format(PG_FUNCTION_ARGS)
