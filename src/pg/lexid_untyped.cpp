@@ -11,7 +11,8 @@
 //    keys with each other (to drop redundant keys, and to sort and de-duplicate the
 //    elements of code IN (...) / = ANY(...)), and a merge join sorts each side by itself:
 //    both without the column's charset. So the planner hook rewrites, in every query, an
-//    untyped operand of a lexid operator whose other operand has a charset into an explicit
+//    untyped operand of a lexid operator whose other operand has a charset (its type
+//    modifier, also through a domain over lexid(cs): charset_of) into an explicit
 //    coercion to that charset (what lexid_coerce does for an assignment): constants are
 //    folded at plan time, parameters are coerced once per execution, and the index machinery
 //    only ever compares values of the column's charset. Results are unchanged; only the
@@ -250,6 +251,36 @@ bool is_lexid(Oid t)
     return yes;
 }
 
+// The charset every non-null value of e has whatever the row (its type modifier), or -1.
+// PostgreSQL hides the modifier in two places that idseq must see through: a domain over
+// lexid(cs) keeps it in its base type (a column, parameter or function result of the domain
+// has modifier -1), and the implicit cast of a domain value to lexid is a RelabelType
+// without a modifier. A relabelled or domain-checked value keeps its bytes, and so the
+// charset id stored in them: seeing through those nodes is exact.
+int32 charset_of(Node* e, Oid lexid)
+{
+    Oid array = get_array_type(lexid);
+    while (e != nullptr) {
+        int32 m = exprTypmod(e);
+        Oid t = exprType(e);
+        if (m < 0 && t != lexid && t != array) {
+            m = -1;
+            t = getBaseTypeAndTypmod(t, &m);
+        }
+        if (t != lexid && t != array)
+            return -1;
+        if (m >= 0)
+            return m;
+        if (IsA(e, RelabelType))
+            e = (Node*) ((RelabelType*) e)->arg;
+        else if (IsA(e, CoerceToDomain))
+            e = (Node*) ((CoerceToDomain*) e)->arg;
+        else
+            return -1;
+    }
+    return -1;
+}
+
 Node* coerce_typmod(Node* expr, Oid type, int32 typmod)
 {
     Node* out = coerce_to_target_type(NULL, expr, type, type, typmod, COERCION_IMPLICIT, COERCE_IMPLICIT_CAST, -1);
@@ -270,10 +301,10 @@ bool untyped_datum(Datum d)
 // time (an SQL function's argument, a PL/pgSQL variable): it is not untyped here.
 bool is_untyped(Node* e, Oid lexid)
 {
-    while (e && IsA(e, RelabelType))
-        e = (Node*) ((RelabelType*) e)->arg;
-    if (e == nullptr || exprTypmod(e) >= 0)
+    if (e == nullptr || charset_of(e, lexid) >= 0)
         return false;
+    while (IsA(e, RelabelType))
+        e = (Node*) ((RelabelType*) e)->arg;
     if (IsA(e, Const)) {
         Const* c = (Const*) e;
         if (c->constisnull)
@@ -325,7 +356,7 @@ void type_operands(List* args, Oid lexid, Oid scalar_type, Oid right_type)
 {
     Node* l = (Node*) linitial(args);
     Node* r = (Node*) lsecond(args);
-    int32 ml = exprTypmod(l), mr = exprTypmod(r);
+    int32 ml = charset_of(l, lexid), mr = charset_of(r, lexid);
     if (ml >= 0 && mr < 0)
         lsecond(args) = coerce_typmod(r, right_type, ml);
     else if (mr >= 0 && ml < 0)
@@ -340,7 +371,7 @@ void type_operands(List* args, Oid lexid, Oid scalar_type, Oid right_type)
 // that machinery sorts among themselves with nothing typed to serve (ORDER BY, min, max).
 Node* base36_unless_typed(Node* expr, Oid lexid)
 {
-    if (exprTypmod(expr) >= 0)
+    if (charset_of(expr, lexid) >= 0)
         return expr;
     HeapTuple tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(lexid));
     if (!HeapTupleIsValid(tp))
@@ -371,7 +402,7 @@ void type_sort_keys(Query* q)
     foreach (lc, q->targetList) {
         TargetEntry* te = (TargetEntry*) lfirst(lc);
         Oid t = exprType((Node*) te->expr);
-        if (te->ressortgroupref == 0 || exprTypmod((Node*) te->expr) >= 0 || !is_lexid(t))
+        if (te->ressortgroupref == 0 || !is_lexid(t) || charset_of((Node*) te->expr, t) >= 0)
             continue;
         if (te->resjunk) {
             te->expr = (Expr*) base36_unless_typed((Node*) te->expr, t);
@@ -508,9 +539,9 @@ Node* strip_relabel(Node* e)
 
 void type_const_operands(List* args, Oid lexid)
 {
+    int32 ml = charset_of((Node*) linitial(args), lexid), mr = charset_of((Node*) lsecond(args), lexid);
     Node* l = strip_relabel((Node*) linitial(args));
     Node* r = strip_relabel((Node*) lsecond(args));
-    int32 ml = exprTypmod(l), mr = exprTypmod(r);
     if (ml >= 0 && mr < 0 && IsA(r, Const))
         type_const((Const*) r, lexid, ml);
     else if (mr >= 0 && ml < 0 && IsA(l, Const))
@@ -594,6 +625,37 @@ void type_plan(Plan* plan)
         break;
     case T_Result:
         walk(((Result*) plan)->resconstantqual);
+        break;
+    case T_FunctionScan: {
+        ListCell* lc;
+        foreach (lc, ((FunctionScan*) plan)->functions)
+            walk(((RangeTblFunction*) lfirst(lc))->funcexpr);
+        break;
+    }
+    case T_ValuesScan:
+        walk(((ValuesScan*) plan)->values_lists);
+        break;
+    case T_ForeignScan:
+        // The remote query was deparsed by the first pass's typed tree; these are the
+        // expressions evaluated here (parameters sent, rechecks of an EvalPlanQual).
+        walk(((ForeignScan*) plan)->fdw_exprs);
+        walk(((ForeignScan*) plan)->fdw_recheck_quals);
+        break;
+    case T_CustomScan:
+        // What a custom scan provider keeps in custom_private (Citus: the distributed plan
+        // and the shard queries) is its own: it was built from the query the first pass
+        // typed. Its child plans and expressions are plain plan trees.
+        walk(((CustomScan*) plan)->custom_exprs);
+        type_plans(((CustomScan*) plan)->custom_plans);
+        break;
+    case T_ModifyTable:
+        walk(((ModifyTable*) plan)->returningLists);
+        walk(((ModifyTable*) plan)->withCheckOptionLists);
+        walk(((ModifyTable*) plan)->onConflictSet);
+        walk(((ModifyTable*) plan)->onConflictWhere);
+        break;
+    case T_WindowAgg:
+        walk(((WindowAgg*) plan)->runCondition);
         break;
     case T_SubqueryScan:
         type_plan(((SubqueryScan*) plan)->subplan);
