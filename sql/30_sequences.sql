@@ -251,9 +251,10 @@ SELECT nextval_lexid('crock', '00A000'::lexid(crockford32)) AS typed,
 CREATE TABLE crock_orders (code lexid(crockford32) DEFAULT nextval_lexid('crock', '00A000'::lexid(crockford32)));
 INSERT INTO crock_orders DEFAULT VALUES;
 SELECT code FROM crock_orders;
+-- where the result fills a lexid(cs) column, an untyped seed is read in cs (31_lexid_seeds)
 \x on
 CREATE TABLE crock_untyped (code lexid(crockford32) DEFAULT nextval_lexid('crock', '00A000'));
-SELECT * FROM expect_error($$INSERT INTO crock_untyped DEFAULT VALUES$$);
+INSERT INTO crock_untyped DEFAULT VALUES RETURNING code, lexid_charset(code);
 \x off
 -- START and INCREMENT changed by ALTER SEQUENCE are seen at once
 CREATE SEQUENCE moving START 10;

@@ -30,6 +30,13 @@
 
 extern "C" {
 #include "access/htup_details.h"
+#include "utils/inval.h"
+#include "utils/fmgroids.h"
+#include "utils/builtins.h"
+#include "access/table.h"
+#include "access/genam.h"
+#include "catalog/pg_attrdef.h"
+#include "catalog/indexing.h"
 #include "access/relation.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
@@ -159,6 +166,71 @@ void check_partition_keys(Oid lexid)
     }
 }
 
+bool type_seed(Node* expr, Oid lexid, int32 cs);
+
+// Column defaults of the tables the command created or changed, with the column's type.
+const char* kDefaults = R"sql(
+SELECT d.oid, a.atttypid, a.atttypmod
+  FROM (SELECT DISTINCT objid FROM pg_catalog.pg_event_trigger_ddl_commands()
+         WHERE classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass) cmd
+  JOIN pg_catalog.pg_attrdef d ON d.adrelid OPERATOR(pg_catalog.=) cmd.objid
+  JOIN pg_catalog.pg_attribute a
+    ON a.attrelid OPERATOR(pg_catalog.=) d.adrelid AND a.attnum OPERATOR(pg_catalog.=) d.adnum
+)sql";
+
+// A column default nextval_lexid(seq, '222222') on a lexid(noambig) column: the seed, written
+// without a charset, is read in the column's charset, once, and the stored default holds the
+// typed seed ('222222'::lexid(noambig), which pg_dump then shows). Read as base36 on its own
+// it would make every INSERT (and COPY, which evaluates defaults without the planner) draw a
+// sequence value and then fail to store a base36 value. A seed that does not read in the
+// column's charset fails here, when the default is created (22P02).
+void type_seed_defaults(Oid lexid)
+{
+    idseq::pg::internal_sql_run(kDefaults, 0, nullptr, nullptr, nullptr, false, SPI_OK_SELECT);
+    uint64 n = SPI_processed;
+    if (n == 0)
+        return;
+    Oid* defs = (Oid*) palloc(sizeof(Oid) * n);
+    int32* charsets = (int32*) palloc(sizeof(int32) * n);
+    for (uint64 i = 0; i < n; i++) {
+        bool isnull;
+        HeapTuple t = SPI_tuptable->vals[i];
+        TupleDesc d = SPI_tuptable->tupdesc;
+        defs[i] = DatumGetObjectId(SPI_getbinval(t, d, 1, &isnull));
+        int32 typmod = DatumGetInt32(SPI_getbinval(t, d, 3, &isnull));
+        Oid type = DatumGetObjectId(SPI_getbinval(t, d, 2, &isnull));
+        if (typmod < 0)
+            type = getBaseTypeAndTypmod(type, &typmod); // a domain over lexid(cs)
+        charsets[i] = type == lexid ? typmod : -1;
+    }
+    Relation rel = table_open(AttrDefaultRelationId, RowExclusiveLock);
+    for (uint64 i = 0; i < n; i++) {
+        if (charsets[i] < 0)
+            continue;
+        ScanKeyData key;
+        ScanKeyInit(&key, Anum_pg_attrdef_oid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(defs[i]));
+        SysScanDesc scan = systable_beginscan(rel, AttrDefaultOidIndexId, true, NULL, 1, &key);
+        HeapTuple tup = systable_getnext(scan);
+        bool isnull = true;
+        Datum bin = HeapTupleIsValid(tup) ? heap_getattr(tup, Anum_pg_attrdef_adbin, RelationGetDescr(rel), &isnull)
+                                          : (Datum) 0;
+        Node* expr = isnull ? nullptr : (Node*) stringToNode(TextDatumGetCString(bin));
+        if (expr && type_seed(expr, lexid, charsets[i])) {
+            Datum values[Natts_pg_attrdef] = {0};
+            bool nulls[Natts_pg_attrdef] = {false};
+            bool replace[Natts_pg_attrdef] = {false};
+            values[Anum_pg_attrdef_adbin - 1] = CStringGetTextDatum(nodeToString(expr));
+            replace[Anum_pg_attrdef_adbin - 1] = true;
+            HeapTuple copy = heap_modify_tuple(tup, RelationGetDescr(rel), values, nulls, replace);
+            CatalogTupleUpdate(rel, &copy->t_self, copy);
+            CacheInvalidateRelcacheByRelid(((Form_pg_attrdef) GETSTRUCT(tup))->adrelid);
+        }
+        systable_endscan(scan);
+    }
+    table_close(rel, RowExclusiveLock);
+    CommandCounterIncrement();
+}
+
 } // namespace
 
 extern "C" {
@@ -176,10 +248,13 @@ Datum idseq_lexid_column_guard(PG_FUNCTION_ARGS)
     Datum values[3] = {ObjectIdGetDatum(lexid), ObjectIdGetDatum(get_array_type(lexid)), (Datum) 0};
     bool names_null;
     values[2] = altered_columns(trig->parsetree, &names_null);
-    if (!names_null && ARR_DIMS(DatumGetArrayTypeP(values[2]))[0] == 0 && ARR_NDIM(DatumGetArrayTypeP(values[2])) == 0)
-        PG_RETURN_VOID(); // an ALTER TABLE that adds or retypes no column
-    char nulls[4] = {' ', ' ', names_null ? 'n' : ' ', '\0'};
     idseq::pg::internal_sql_connect();
+    type_seed_defaults(lexid);
+    if (!names_null && ARR_DIMS(DatumGetArrayTypeP(values[2]))[0] == 0 && ARR_NDIM(DatumGetArrayTypeP(values[2])) == 0) {
+        idseq::pg::internal_sql_finish();
+        PG_RETURN_VOID(); // an ALTER TABLE that adds or retypes no column
+    }
+    char nulls[4] = {' ', ' ', names_null ? 'n' : ' ', '\0'};
     // Not read-only: the query must see the catalog rows of the command just run.
     idseq::pg::internal_sql_run(kOffenders, 3, types, values, nulls, false, SPI_OK_SELECT);
     if (SPI_processed > 0) {
@@ -367,17 +442,70 @@ void type_operands(List* args, Oid lexid, Oid scalar_type, Oid right_type)
     }
 }
 
+void type_const(Const* c, Oid lexid, int32 cs);
+Node* strip_relabel(Node* e);
+
+// The schema of the extension's objects: that of the type lexid.
+Oid lexid_namespace(Oid lexid)
+{
+    HeapTuple tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(lexid));
+    if (!HeapTupleIsValid(tp))
+        return InvalidOid;
+    Oid nsp = ((Form_pg_type) GETSTRUCT(tp))->typnamespace;
+    ReleaseSysCache(tp);
+    return nsp;
+}
+
+// nextval_lexid(seq, seed) is seed + n: its result has the seed's charset. Where that result
+// fills a lexid(cs) column (a column default, INSERT ... VALUES, UPDATE ... SET), an untyped
+// seed is read in cs, the same rule as an untyped value compared with a typed one; read as
+// base36 on its own, every call would draw a sequence value and then fail to be stored.
+// expr is what is assigned: seen through relabelling, domain checks and the coercion to
+// lexid(cs). Returns whether it typed a seed (in place).
+bool type_seed(Node* expr, Oid lexid, int32 cs)
+{
+    for (;;) {
+        int32 typmod;
+        if (expr && IsA(expr, RelabelType))
+            expr = (Node*) ((RelabelType*) expr)->arg;
+        else if (expr && IsA(expr, CoerceToDomain))
+            expr = (Node*) ((CoerceToDomain*) expr)->arg;
+        else if (expr && exprIsLengthCoercion(expr, &typmod) && IsA(expr, FuncExpr))
+            expr = (Node*) linitial(((FuncExpr*) expr)->args);
+        else
+            break;
+    }
+    if (expr == nullptr || !IsA(expr, FuncExpr) || list_length(((FuncExpr*) expr)->args) != 2)
+        return false;
+    FuncExpr* f = (FuncExpr*) expr;
+    if (f->funcresulttype != lexid || get_func_namespace(f->funcid) != lexid_namespace(lexid))
+        return false;
+    char* name = get_func_name(f->funcid);
+    if (name == nullptr || strcmp(name, "nextval_lexid") != 0)
+        return false;
+    Node* seed = (Node*) lsecond(f->args);
+    if (!is_untyped(seed, lexid))
+        return false;
+    Node* bare = strip_relabel(seed);
+    if (IsA(bare, Const)) {
+        Const* c = (Const*) copyObjectImpl(bare);
+        c->consttype = lexid;
+        c->consttypmod = cs;
+        type_const(c, lexid, cs);
+        lsecond(f->args) = c;
+    } else {
+        lsecond(f->args) = coerce_typmod(seed, lexid, cs);
+    }
+    return true;
+}
+
 // lexical_add(expr, 0): an untyped value read as base36, a typed one unchanged. For values
 // that machinery sorts among themselves with nothing typed to serve (ORDER BY, min, max).
 Node* base36_unless_typed(Node* expr, Oid lexid)
 {
-    if (charset_of(expr, lexid) >= 0)
+    Oid nsp = lexid_namespace(lexid);
+    if (charset_of(expr, lexid) >= 0 || !OidIsValid(nsp))
         return expr;
-    HeapTuple tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(lexid));
-    if (!HeapTupleIsValid(tp))
-        return expr;
-    Oid nsp = ((Form_pg_type) GETSTRUCT(tp))->typnamespace;
-    ReleaseSysCache(tp);
     Oid argtypes[2] = {lexid, INT8OID};
     Oid fn = LookupFuncName(list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("lexical_add"))), 2,
                             argtypes, true);
@@ -463,6 +591,12 @@ bool type_untyped_operands(Node* node, void* context)
             if (is_lexid(t) && at == get_array_type(t))
                 type_operands(saop->args, t, t, at);
         }
+    } else if (IsA(node, FuncExpr) && list_length(((FuncExpr*) node)->args) == 3) {
+        // lexid(value, typmod, explicit): the assignment to a lexid(cs) column or a cast.
+        int32 cs;
+        FuncExpr* f = (FuncExpr*) node;
+        if (is_lexid(f->funcresulttype) && exprIsLengthCoercion(node, &cs) && cs >= 0)
+            (void) type_seed((Node*) linitial(f->args), f->funcresulttype, cs);
     } else if (IsA(node, FuncExpr) && list_length(((FuncExpr*) node)->args) == 2) {
         // The comparison functions called by name: lexid_cmp('a', 'B') as 'a' < 'B'.
         FuncExpr* f = (FuncExpr*) node;
