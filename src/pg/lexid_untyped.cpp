@@ -110,7 +110,7 @@ WITH cmd AS (
 SELECT CASE c.relkind WHEN 'c' THEN 'attribute' ELSE 'column' END,
        CASE c.relkind WHEN 'r' THEN 'table' WHEN 'p' THEN 'table' WHEN 'm' THEN 'materialized view'
                       WHEN 'f' THEN 'foreign table' ELSE 'type' END,
-       c.oid::pg_catalog.regclass::pg_catalog.text, a.attname::pg_catalog.text
+       c.oid, a.attname::pg_catalog.text
   FROM rel JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) rel.relid
   JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) c.oid
  WHERE c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p,m,f,c}'::pg_catalog."char"[])
@@ -118,14 +118,14 @@ SELECT CASE c.relkind WHEN 'c' THEN 'attribute' ELSE 'column' END,
    AND a.atttypid OPERATOR(pg_catalog.=) ANY (ARRAY[$1, $2]) AND a.atttypmod OPERATOR(pg_catalog.<) 0
    AND ($3 IS NULL OR a.attname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($3))
 UNION ALL
-SELECT 'domain', 'domain', t.oid::pg_catalog.regtype::pg_catalog.text, NULL
+SELECT 'domain', 'domain', t.oid, NULL
   FROM cmd JOIN pg_catalog.pg_type t
     ON cmd.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
    AND t.oid OPERATOR(pg_catalog.=) cmd.objid
  WHERE t.typtype OPERATOR(pg_catalog.=) 'd' AND t.typtypmod OPERATOR(pg_catalog.<) 0
    AND t.typbasetype OPERATOR(pg_catalog.=) ANY (ARRAY[$1, $2])
 UNION ALL
-SELECT 'range', 'range type', r.rngtypid::pg_catalog.regtype::pg_catalog.text, NULL
+SELECT 'range', 'range type', r.rngtypid, NULL
   FROM cmd JOIN pg_catalog.pg_range r
     ON cmd.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
    AND r.rngtypid OPERATOR(pg_catalog.=) cmd.objid
@@ -231,6 +231,16 @@ void type_seed_defaults(Oid lexid)
     CommandCounterIncrement();
 }
 
+// A copy of an SPI result string in the context that was current before SPI_connect, so
+// that it outlives SPI_finish.
+char* outer_copy(const char* str)
+{
+    size_t n = strlen(str) + 1;
+    char* copy = (char*) SPI_palloc(n);
+    memcpy(copy, str, n);
+    return copy;
+}
+
 } // namespace
 
 extern "C" {
@@ -258,13 +268,23 @@ Datum idseq_lexid_column_guard(PG_FUNCTION_ARGS)
     // Not read-only: the query must see the catalog rows of the command just run.
     idseq::pg::internal_sql_run(kOffenders, 3, types, values, nulls, false, SPI_OK_SELECT);
     if (SPI_processed > 0) {
+        // The object is named as the caller's search_path shows it (qualified only where it
+        // is not visible): read what the message needs, restore the path, then name it.
         HeapTuple t = SPI_tuptable->vals[0];
         TupleDesc d = SPI_tuptable->tupdesc;
         char* what = SPI_getvalue(t, d, 1);
         char* kind = SPI_getvalue(t, d, 2);
-        char* object = SPI_getvalue(t, d, 3);
+        bool isnull;
+        Oid object_oid = DatumGetObjectId(SPI_getbinval(t, d, 3, &isnull));
         char* column = SPI_getvalue(t, d, 4);
         int more = (int) SPI_processed - 1;
+        what = what ? outer_copy(what) : nullptr;
+        kind = kind ? outer_copy(kind) : nullptr;
+        column = column ? outer_copy(column) : nullptr;
+        idseq::pg::internal_sql_finish();
+        const char* object = strcmp(what, "domain") == 0 || strcmp(what, "range") == 0
+                                 ? format_type_be(object_oid)
+                                 : DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(object_oid)));
         const char* detail = "A stored lexid value must name its charset, so that all the values of a column compare, "
                              "hash and print alike.";
         if (strcmp(what, "domain") == 0)
