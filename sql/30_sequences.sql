@@ -197,7 +197,12 @@ CREATE SEQUENCE "Quoted Seq" MINVALUE 0 MAXVALUE 5 CYCLE;
 SELECT * FROM expect_error($$SELECT nextval_code('"Quoted Seq"')$$);
 -- the right shape for another charset
 SELECT * FROM expect_error($$SELECT nextval_code('codes', 'digits')$$);
-SELECT * FROM expect_error($$SELECT nextval_code('codes_digits')$$);
+-- create_code_sequence's sequences remember their charset (32_code_sequences); one made by
+-- hand reads upper by default, and the hint shows the shape
+SELECT nextval_code('codes_digits') AS remembered_digits;
+CREATE SEQUENCE hand_digits MINVALUE 0 MAXVALUE 99 START 0 CYCLE;
+SELECT * FROM expect_error($$SELECT nextval_code('hand_digits')$$);
+DROP SEQUENCE hand_digits;
 SELECT state, message, hint ~ '^Known charsets: digits, upper, lower, alpha, base36, base62, crockford32, base58, base64url, hex' AS hint_lists_charsets
   FROM expect_error($$SELECT nextval_code('codes', 'nosuch')$$);
 SELECT last_value, is_called FROM plain;
@@ -219,6 +224,7 @@ SET ROLE regress_seq_reader;
 SELECT nextval_code('codes');
 RESET ROLE;
 \x off
+-- a null sequence gives null; a null charset is the default (the sequence's own)
 SELECT nextval_code(NULL), nextval_code('codes', NULL);
 
 -- ===== nextval_lexid =====
