@@ -28,6 +28,17 @@ SELECT attrelid::regclass, attname, pg_get_expr(adbin, adrelid) FROM pg_attrdef 
     ON attrelid = adrelid AND attnum = adnum WHERE adrelid IN ('seed_more'::regclass, 'seed_like'::regclass) ORDER BY 1, 2;
 INSERT INTO seed_more (n) VALUES (1);
 SELECT a, b FROM seed_more;
+-- SET DEFAULT on a partitioned table reaches its partitions, which COPY may fill directly
+CREATE TABLE seed_part (code lexid(seed_noambig), n int) PARTITION BY RANGE (n);
+CREATE TABLE seed_part_1 PARTITION OF seed_part FOR VALUES FROM (0) TO (10);
+ALTER TABLE seed_part ALTER COLUMN code SET DEFAULT nextval_lexid('seed_seq', '2Z');
+SELECT attrelid::regclass, pg_get_expr(adbin, adrelid) FROM pg_attrdef JOIN pg_attribute
+    ON attrelid = adrelid AND attnum = adnum WHERE adrelid IN ('seed_part'::regclass, 'seed_part_1'::regclass) ORDER BY 1;
+COPY seed_part_1 (n) FROM stdin;
+1
+\.
+SELECT code, lexid_charset(code) FROM seed_part;
+DROP TABLE seed_part;
 -- a typed seed and a base36 column are left as they are
 CREATE TABLE seed_kept (t lexid(seed_noambig) DEFAULT nextval_lexid('seed_seq', '22'::lexid(seed_noambig)),
                         b36 lexid(base36) DEFAULT nextval_lexid('seed_seq', 'a0'));

@@ -23,6 +23,9 @@
 //    types the untyped constants that inlining put beside a typed operand. What is left
 //    (plans made before the library was loaded, constants beside code + 0) is an error
 //    where two untyped values meet, never a guess.
+// 4. Assigned to a lexid(cs) column through nextval_lexid, an untyped seed is read in cs
+//    (type_seed): the event trigger rewrites stored column defaults once, when they are
+//    created, and the planner hook types INSERT ... VALUES and UPDATE ... SET.
 #include "lexid_pg.h" // first: it includes the core, which must precede PostgreSQL headers
 #include "pg.h"
 
@@ -168,11 +171,18 @@ void check_partition_keys(Oid lexid)
 
 bool type_seed(Node* expr, Oid lexid, int32 cs);
 
-// Column defaults of the tables the command created or changed, with the column's type.
+// Column defaults of the tables the command created or changed, and of their partitions and
+// children (ALTER TABLE ... SET DEFAULT recurses to them but reports only the table named),
+// with the column's type.
 const char* kDefaults = R"sql(
+WITH RECURSIVE cmd(objid) AS (
+    SELECT objid FROM pg_catalog.pg_event_trigger_ddl_commands()
+     WHERE classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+    UNION
+    SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN cmd ON i.inhparent OPERATOR(pg_catalog.=) cmd.objid
+)
 SELECT d.oid, a.atttypid, a.atttypmod
-  FROM (SELECT DISTINCT objid FROM pg_catalog.pg_event_trigger_ddl_commands()
-         WHERE classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass) cmd
+  FROM cmd
   JOIN pg_catalog.pg_attrdef d ON d.adrelid OPERATOR(pg_catalog.=) cmd.objid
   JOIN pg_catalog.pg_attribute a
     ON a.attrelid OPERATOR(pg_catalog.=) d.adrelid AND a.attnum OPERATOR(pg_catalog.=) d.adnum
