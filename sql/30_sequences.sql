@@ -93,7 +93,7 @@ SELECT create_code_sequence('UPPER_FOLDS');
 SELECT create_code_sequence('  seq_other.trimmed  ');
 SELECT c.oid::regclass, n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
  WHERE c.relkind = 'S' AND n.nspname IN ('seq_other', 'seq_regress')
-   AND c.relname NOT LIKE 'codes%' ORDER BY 2, 1::text;
+   AND c.relname NOT LIKE 'codes%' ORDER BY 2, c.relname COLLATE "C";
 SELECT nextval_code('seq_other.codes'), nextval_code('seq_other."Mixed Case"'), nextval_code('upper_folds');
 \x on
 SELECT * FROM expect_error($$SELECT create_code_sequence('codes')$$);
