@@ -5,11 +5,12 @@
 # rows held five ways: a plain lexid(base62) table, a table of a domain over lexid(base62),
 # a partitioned table of that domain, and postgres_fdw foreign tables (loopback; one server
 # ships idseq's operators, one does not), each under four plan shapes (sequential scans,
-# index scans, bitmap scans, merge joins). Every result is compared with an oracle computed
-# here in Perl (shortlex order over base62, a literal read in the column's charset): the
-# same rows everywhere, and no error at all (before domains were typed at plan time, the
-# domain and partitioned tables raised 42804 on index scans). The seed is fixed; set
-# IDSEQ_DIFF_SEED to try others.
+# index scans, bitmap scans, merge joins; joins under all four, other queries under the
+# three that differ, and on the foreign tables, whose scan the remote server plans, once).
+# Every result is compared with an oracle computed here in Perl (shortlex order over base62,
+# a literal read in the column's charset): the same rows everywhere, and no error at all
+# (before domains were typed at plan time, the domain, partitioned and domain foreign tables
+# raised 42804). The seed is fixed; set IDSEQ_DIFF_SEED to try others.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -222,6 +223,10 @@ $node->safe_psql('postgres', q{
             PERFORM set_config('enable_nestloop', (shape <> 'merge')::text, true);
             FOREACH tbl IN ARRAY tables LOOP
                 FOR q IN SELECT * FROM dq ORDER BY qid LOOP
+                    -- Without a join, the merge shape is the index shape; a foreign table's
+                    -- scan is planned by the remote server whatever the local shape.
+                    CONTINUE WHEN NOT q.sql LIKE '%JOIN%'
+                              AND (shape = 'merge' OR (tbl IN ('tf', 'tfd') AND shape <> 'seq'));
                     FOREACH mode IN ARRAY CASE WHEN q.ptypes IS NULL THEN ARRAY['simple']
                                                ELSE ARRAY['force_generic_plan', 'force_custom_plan'] END LOOP
                         BEGIN
@@ -283,8 +288,17 @@ for my $line (split /\n/, $out) {
         diag("$where\n  got:  $result\n  want: $q->{want}") if $wrong{$tbl} <= 3;
     }
 }
-my $per_table = @queries + grep { defined $_->{ptypes} } @queries;
-is($total, $per_table * 4 * @tables, 'every query ran on every table under every plan shape');
+my $runs = 0;
+for my $q (@queries) {
+    my $modes = defined $q->{ptypes} ? 2 : 1;
+    my $join = $q->{sql} =~ /JOIN/;
+    for my $tbl (@tables) {
+        my $shapes = $join ? 4 : ($tbl =~ /^tf/ ? 1 : 3);
+        $runs += $modes * $shapes;
+    }
+}
+is($total, $runs, 'every query ran on every table under every plan shape that differs');
+note("$runs runs");
 for my $tbl (@tables) {
     is($errors{$tbl} // 0, 0, "$tbl: no error under any plan shape");
     is($wrong{$tbl} // 0, 0, "$tbl: the oracle's rows under every plan shape");
