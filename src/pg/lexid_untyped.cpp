@@ -26,10 +26,12 @@
 // 4. Assigned to a lexid(cs) column through nextval_lexid, an untyped seed is read in cs
 //    (type_seed): the event trigger rewrites stored column defaults once, when they are
 //    created, and the planner hook types INSERT ... VALUES and UPDATE ... SET.
+#include "lexid.h"
 #include "lexid_pg.h" // first: it includes the core, which must precede PostgreSQL headers
 #include "pg.h"
 
 #include <cstring>
+#include <string_view>
 
 extern "C" {
 #include "access/htup_details.h"
@@ -65,6 +67,8 @@ PG_FUNCTION_INFO_V1(idseq_lexid_column_guard);
 }
 
 #include "internal_sql.h"
+#include "boundary.h"
+#include "registry.h"
 #include "module.h"
 
 namespace {
@@ -169,7 +173,7 @@ void check_partition_keys(Oid lexid)
     }
 }
 
-bool type_seed(Node* expr, Oid lexid, int32 cs);
+bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring);
 
 // Column defaults of the tables the command created or changed, and of their partitions and
 // children (ALTER TABLE ... SET DEFAULT recurses to them but reports only the table named),
@@ -193,7 +197,9 @@ SELECT d.oid, a.atttypid, a.atttypmod
 // typed seed ('222222'::lexid(noambig), which pg_dump then shows). Read as base36 on its own
 // it would make every INSERT (and COPY, which evaluates defaults without the planner) draw a
 // sequence value and then fail to store a base36 value. A seed that does not read in the
-// column's charset fails here, when the default is created (22P02).
+// column's charset fails here, when the default is created (22P02), except in a restore
+// (check_function_bodies off, as pg_dump's scripts set it), where refusing the table would
+// lose it and its rows: there the default stays as written, with a warning.
 void type_seed_defaults(Oid lexid)
 {
     idseq::pg::internal_sql_run(kDefaults, 0, nullptr, nullptr, nullptr, false, SPI_OK_SELECT);
@@ -225,7 +231,7 @@ void type_seed_defaults(Oid lexid)
         Datum bin = HeapTupleIsValid(tup) ? heap_getattr(tup, Anum_pg_attrdef_adbin, RelationGetDescr(rel), &isnull)
                                           : (Datum) 0;
         Node* expr = isnull ? nullptr : (Node*) stringToNode(TextDatumGetCString(bin));
-        if (expr && type_seed(expr, lexid, charsets[i])) {
+        if (expr && type_seed(expr, lexid, charsets[i], !check_function_bodies)) {
             Datum values[Natts_pg_attrdef] = {0};
             bool nulls[Natts_pg_attrdef] = {false};
             bool replace[Natts_pg_attrdef] = {false};
@@ -491,8 +497,9 @@ Oid lexid_namespace(Oid lexid)
 // seed is read in cs, the same rule as an untyped value compared with a typed one; read as
 // base36 on its own, every call would draw a sequence value and then fail to be stored.
 // expr is what is assigned: seen through relabelling, domain checks and the coercion to
-// lexid(cs). Returns whether it typed a seed (in place).
-bool type_seed(Node* expr, Oid lexid, int32 cs)
+// lexid(cs). Returns whether it typed a seed (in place). When restoring, a constant seed
+// that does not read in cs is left as it is (with a warning) instead of raising 22P02.
+bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring)
 {
     for (;;) {
         int32 typmod;
@@ -517,6 +524,23 @@ bool type_seed(Node* expr, Oid lexid, int32 cs)
     if (!is_untyped(seed, lexid))
         return false;
     Node* bare = strip_relabel(seed);
+    if (restoring && IsA(bare, Const) && !((Const*) bare)->constisnull) {
+        Lexid* v = (Lexid*) PG_DETOAST_DATUM_PACKED(((Const*) bare)->constvalue);
+        const idseq::Charset* charset = idseq::pg::charset_by_id(cs);
+        std::string_view spelling((const char*) lexid_digits(v), lexid_length(v));
+        bool readable = false;
+        idseq::pg::run([&] { readable = idseq::lex::valid(*charset, spelling); });
+        if (!readable) {
+            ereport(WARNING, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                              errmsg("seed \"%s\" of a column default does not read in charset \"%s\"",
+                                     pnstrdup(spelling.data(), spelling.size()), charset->name().c_str()),
+                              errdetail("The default is kept as written, so inserts that use it fail."),
+                              errhint("Set a default whose seed names the charset, for example "
+                                      "nextval_lexid(seq, '...'::lexid(%s)).",
+                                      charset->name().c_str())));
+            return false;
+        }
+    }
     if (IsA(bare, Const)) {
         Const* c = (Const*) copyObjectImpl(bare);
         c->consttype = lexid;
@@ -626,7 +650,7 @@ bool type_untyped_operands(Node* node, void* context)
         int32 cs;
         FuncExpr* f = (FuncExpr*) node;
         if (is_lexid(f->funcresulttype) && exprIsLengthCoercion(node, &cs) && cs >= 0)
-            (void) type_seed((Node*) linitial(f->args), f->funcresulttype, cs);
+            (void) type_seed((Node*) linitial(f->args), f->funcresulttype, cs, false);
     } else if (IsA(node, FuncExpr) && list_length(((FuncExpr*) node)->args) == 2) {
         // The comparison functions called by name: lexid_cmp('a', 'B') as 'a' < 'B'.
         FuncExpr* f = (FuncExpr*) node;
