@@ -5,7 +5,7 @@
 # keeping the tighter of two bounds) without the column's charset. Before the fix that gave
 # wrong rows (1 row instead of 2; 25 instead of 0); now it is the right rows or the error
 # "cannot compare lexid values ... without a charset", by index scan and by sequential scan,
-# and the right rows once idseq is preloaded.
+# and the right rows once idseq is preloaded, also for a column of a domain over lexid(cs).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -24,9 +24,17 @@ $node->safe_psql('postgres', q{
     CREATE VIEW vb1 AS SELECT code FROM tb WHERE code IN ('a', 'A');
     CREATE VIEW vb2 AS SELECT code FROM tb WHERE code > 'a' AND code > 'B' AND code < 'b';
     CREATE VIEW vb3 AS SELECT code FROM tb WHERE code IN ('Ab', 'aB', 'Ac', 'aC', 'Ad', 'aD', 'Ae', 'aE', 'Af');
+    -- a column of a domain over lexid(base62): the charset is the domain's
+    CREATE DOMAIN code62 AS lexid(base62);
+    CREATE TABLE td (code code62);
+    INSERT INTO td SELECT code FROM tb;
+    CREATE INDEX td_code ON td (code);
+    ANALYZE td;
+    CREATE VIEW vd1 AS SELECT code FROM td WHERE code IN ('a', 'A');
+    CREATE VIEW vd2 AS SELECT code FROM td WHERE code > 'a' AND code > 'B' AND code < 'b';
 });
 
-my %right = (vb1 => 'A,a', vb2 => '', vb3 => 'Ab,Ac,Ad,Ae,Af,aB,aC,aD,aE');
+my %right = (vb1 => 'A,a', vb2 => '', vb3 => 'Ab,Ac,Ad,Ae,Af,aB,aC,aD,aE', vd1 => 'A,a', vd2 => '');
 my %scans = (
     index => 'SET enable_seqscan = off;',
     seq   => 'SET enable_indexscan = off; SET enable_bitmapscan = off;');

@@ -593,7 +593,10 @@ Datum lexid_coerce(PG_FUNCTION_ARGS)
         ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
                         errmsg("lexid value \"%s\" of charset \"%s\" cannot be stored as lexid(%s)", format_cstring(v),
                                charset_of(v)->name().c_str(), target),
-                        errhint("Convert it with lexid_from_rank(lexid_rank(value), '%s').", target)));
+                        errhint("Write a literal or a generator's seed with the charset meant, for example "
+                                "'...'::lexid(%s); to keep the value's rank in the other charset instead, convert it "
+                                "with lexid_from_rank(lexid_rank(value), '%s').",
+                                target, target)));
     }
     PG_RETURN_POINTER(v);
 }

@@ -11,7 +11,8 @@
 //    keys with each other (to drop redundant keys, and to sort and de-duplicate the
 //    elements of code IN (...) / = ANY(...)), and a merge join sorts each side by itself:
 //    both without the column's charset. So the planner hook rewrites, in every query, an
-//    untyped operand of a lexid operator whose other operand has a charset into an explicit
+//    untyped operand of a lexid operator whose other operand has a charset (its type
+//    modifier, also through a domain over lexid(cs): charset_of) into an explicit
 //    coercion to that charset (what lexid_coerce does for an assignment): constants are
 //    folded at plan time, parameters are coerced once per execution, and the index machinery
 //    only ever compares values of the column's charset. Results are unchanged; only the
@@ -22,13 +23,25 @@
 //    types the untyped constants that inlining put beside a typed operand. What is left
 //    (plans made before the library was loaded, constants beside code + 0) is an error
 //    where two untyped values meet, never a guess.
+// 4. Assigned to a lexid(cs) column through nextval_lexid, an untyped seed is read in cs
+//    (type_seed): the event trigger rewrites stored column defaults once, when they are
+//    created, and the planner hook types INSERT ... VALUES and UPDATE ... SET.
+#include "lexid.h"
 #include "lexid_pg.h" // first: it includes the core, which must precede PostgreSQL headers
 #include "pg.h"
 
 #include <cstring>
+#include <string_view>
 
 extern "C" {
 #include "access/htup_details.h"
+#include "utils/inval.h"
+#include "utils/fmgroids.h"
+#include "utils/builtins.h"
+#include "access/table.h"
+#include "access/genam.h"
+#include "catalog/pg_attrdef.h"
+#include "catalog/indexing.h"
 #include "access/relation.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
@@ -54,6 +67,8 @@ PG_FUNCTION_INFO_V1(idseq_lexid_column_guard);
 }
 
 #include "internal_sql.h"
+#include "boundary.h"
+#include "registry.h"
 #include "module.h"
 
 namespace {
@@ -102,7 +117,7 @@ WITH cmd AS (
 SELECT CASE c.relkind WHEN 'c' THEN 'attribute' ELSE 'column' END,
        CASE c.relkind WHEN 'r' THEN 'table' WHEN 'p' THEN 'table' WHEN 'm' THEN 'materialized view'
                       WHEN 'f' THEN 'foreign table' ELSE 'type' END,
-       c.oid::pg_catalog.regclass::pg_catalog.text, a.attname::pg_catalog.text
+       c.oid, a.attname::pg_catalog.text
   FROM rel JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) rel.relid
   JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) c.oid
  WHERE c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p,m,f,c}'::pg_catalog."char"[])
@@ -110,14 +125,14 @@ SELECT CASE c.relkind WHEN 'c' THEN 'attribute' ELSE 'column' END,
    AND a.atttypid OPERATOR(pg_catalog.=) ANY (ARRAY[$1, $2]) AND a.atttypmod OPERATOR(pg_catalog.<) 0
    AND ($3 IS NULL OR a.attname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($3))
 UNION ALL
-SELECT 'domain', 'domain', t.oid::pg_catalog.regtype::pg_catalog.text, NULL
+SELECT 'domain', 'domain', t.oid, NULL
   FROM cmd JOIN pg_catalog.pg_type t
     ON cmd.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
    AND t.oid OPERATOR(pg_catalog.=) cmd.objid
  WHERE t.typtype OPERATOR(pg_catalog.=) 'd' AND t.typtypmod OPERATOR(pg_catalog.<) 0
    AND t.typbasetype OPERATOR(pg_catalog.=) ANY (ARRAY[$1, $2])
 UNION ALL
-SELECT 'range', 'range type', r.rngtypid::pg_catalog.regtype::pg_catalog.text, NULL
+SELECT 'range', 'range type', r.rngtypid, NULL
   FROM cmd JOIN pg_catalog.pg_range r
     ON cmd.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
    AND r.rngtypid OPERATOR(pg_catalog.=) cmd.objid
@@ -158,6 +173,90 @@ void check_partition_keys(Oid lexid)
     }
 }
 
+bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring);
+
+// Column defaults of the tables the command created or changed, and of their partitions and
+// children (ALTER TABLE ... SET DEFAULT recurses to them but reports only the table named),
+// with the column's type.
+const char* kDefaults = R"sql(
+WITH RECURSIVE cmd(objid) AS (
+    SELECT objid FROM pg_catalog.pg_event_trigger_ddl_commands()
+     WHERE classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+    UNION
+    SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN cmd ON i.inhparent OPERATOR(pg_catalog.=) cmd.objid
+)
+SELECT d.oid, a.atttypid, a.atttypmod
+  FROM cmd
+  JOIN pg_catalog.pg_attrdef d ON d.adrelid OPERATOR(pg_catalog.=) cmd.objid
+  JOIN pg_catalog.pg_attribute a
+    ON a.attrelid OPERATOR(pg_catalog.=) d.adrelid AND a.attnum OPERATOR(pg_catalog.=) d.adnum
+)sql";
+
+// A column default nextval_lexid(seq, '222222') on a lexid(noambig) column: the seed, written
+// without a charset, is read in the column's charset, once, and the stored default holds the
+// typed seed ('222222'::lexid(noambig), which pg_dump then shows). Read as base36 on its own
+// it would make every INSERT (and COPY, which evaluates defaults without the planner) draw a
+// sequence value and then fail to store a base36 value. A seed that does not read in the
+// column's charset fails here, when the default is created (22P02), except in a restore
+// (check_function_bodies off, as pg_dump's scripts set it), where refusing the table would
+// lose it and its rows: there the default stays as written, with a warning.
+void type_seed_defaults(Oid lexid)
+{
+    idseq::pg::internal_sql_run(kDefaults, 0, nullptr, nullptr, nullptr, false, SPI_OK_SELECT);
+    uint64 n = SPI_processed;
+    if (n == 0)
+        return;
+    Oid* defs = (Oid*) palloc(sizeof(Oid) * n);
+    int32* charsets = (int32*) palloc(sizeof(int32) * n);
+    for (uint64 i = 0; i < n; i++) {
+        bool isnull;
+        HeapTuple t = SPI_tuptable->vals[i];
+        TupleDesc d = SPI_tuptable->tupdesc;
+        defs[i] = DatumGetObjectId(SPI_getbinval(t, d, 1, &isnull));
+        int32 typmod = DatumGetInt32(SPI_getbinval(t, d, 3, &isnull));
+        Oid type = DatumGetObjectId(SPI_getbinval(t, d, 2, &isnull));
+        if (typmod < 0)
+            type = getBaseTypeAndTypmod(type, &typmod); // a domain over lexid(cs)
+        charsets[i] = type == lexid ? typmod : -1;
+    }
+    Relation rel = table_open(AttrDefaultRelationId, RowExclusiveLock);
+    for (uint64 i = 0; i < n; i++) {
+        if (charsets[i] < 0)
+            continue;
+        ScanKeyData key;
+        ScanKeyInit(&key, Anum_pg_attrdef_oid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(defs[i]));
+        SysScanDesc scan = systable_beginscan(rel, AttrDefaultOidIndexId, true, NULL, 1, &key);
+        HeapTuple tup = systable_getnext(scan);
+        bool isnull = true;
+        Datum bin = HeapTupleIsValid(tup) ? heap_getattr(tup, Anum_pg_attrdef_adbin, RelationGetDescr(rel), &isnull)
+                                          : (Datum) 0;
+        Node* expr = isnull ? nullptr : (Node*) stringToNode(TextDatumGetCString(bin));
+        if (expr && type_seed(expr, lexid, charsets[i], !check_function_bodies)) {
+            Datum values[Natts_pg_attrdef] = {0};
+            bool nulls[Natts_pg_attrdef] = {false};
+            bool replace[Natts_pg_attrdef] = {false};
+            values[Anum_pg_attrdef_adbin - 1] = CStringGetTextDatum(nodeToString(expr));
+            replace[Anum_pg_attrdef_adbin - 1] = true;
+            HeapTuple copy = heap_modify_tuple(tup, RelationGetDescr(rel), values, nulls, replace);
+            CatalogTupleUpdate(rel, &copy->t_self, copy);
+            CacheInvalidateRelcacheByRelid(((Form_pg_attrdef) GETSTRUCT(tup))->adrelid);
+        }
+        systable_endscan(scan);
+    }
+    table_close(rel, RowExclusiveLock);
+    CommandCounterIncrement();
+}
+
+// A copy of an SPI result string in the context that was current before SPI_connect, so
+// that it outlives SPI_finish.
+char* outer_copy(const char* str)
+{
+    size_t n = strlen(str) + 1;
+    char* copy = (char*) SPI_palloc(n);
+    memcpy(copy, str, n);
+    return copy;
+}
+
 } // namespace
 
 extern "C" {
@@ -175,20 +274,33 @@ Datum idseq_lexid_column_guard(PG_FUNCTION_ARGS)
     Datum values[3] = {ObjectIdGetDatum(lexid), ObjectIdGetDatum(get_array_type(lexid)), (Datum) 0};
     bool names_null;
     values[2] = altered_columns(trig->parsetree, &names_null);
-    if (!names_null && ARR_DIMS(DatumGetArrayTypeP(values[2]))[0] == 0 && ARR_NDIM(DatumGetArrayTypeP(values[2])) == 0)
-        PG_RETURN_VOID(); // an ALTER TABLE that adds or retypes no column
-    char nulls[4] = {' ', ' ', names_null ? 'n' : ' ', '\0'};
     idseq::pg::internal_sql_connect();
+    type_seed_defaults(lexid);
+    if (!names_null && ARR_DIMS(DatumGetArrayTypeP(values[2]))[0] == 0 && ARR_NDIM(DatumGetArrayTypeP(values[2])) == 0) {
+        idseq::pg::internal_sql_finish();
+        PG_RETURN_VOID(); // an ALTER TABLE that adds or retypes no column
+    }
+    char nulls[4] = {' ', ' ', names_null ? 'n' : ' ', '\0'};
     // Not read-only: the query must see the catalog rows of the command just run.
     idseq::pg::internal_sql_run(kOffenders, 3, types, values, nulls, false, SPI_OK_SELECT);
     if (SPI_processed > 0) {
+        // The object is named as the caller's search_path shows it (qualified only where it
+        // is not visible): read what the message needs, restore the path, then name it.
         HeapTuple t = SPI_tuptable->vals[0];
         TupleDesc d = SPI_tuptable->tupdesc;
         char* what = SPI_getvalue(t, d, 1);
         char* kind = SPI_getvalue(t, d, 2);
-        char* object = SPI_getvalue(t, d, 3);
+        bool isnull;
+        Oid object_oid = DatumGetObjectId(SPI_getbinval(t, d, 3, &isnull));
         char* column = SPI_getvalue(t, d, 4);
         int more = (int) SPI_processed - 1;
+        what = what ? outer_copy(what) : nullptr;
+        kind = kind ? outer_copy(kind) : nullptr;
+        column = column ? outer_copy(column) : nullptr;
+        idseq::pg::internal_sql_finish();
+        const char* object = strcmp(what, "domain") == 0 || strcmp(what, "range") == 0
+                                 ? format_type_be(object_oid)
+                                 : DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(object_oid)));
         const char* detail = "A stored lexid value must name its charset, so that all the values of a column compare, "
                              "hash and print alike.";
         if (strcmp(what, "domain") == 0)
@@ -250,6 +362,36 @@ bool is_lexid(Oid t)
     return yes;
 }
 
+// The charset every non-null value of e has whatever the row (its type modifier), or -1.
+// PostgreSQL hides the modifier in two places that idseq must see through: a domain over
+// lexid(cs) keeps it in its base type (a column, parameter or function result of the domain
+// has modifier -1), and the implicit cast of a domain value to lexid is a RelabelType
+// without a modifier. A relabelled or domain-checked value keeps its bytes, and so the
+// charset id stored in them: seeing through those nodes is exact.
+int32 charset_of(Node* e, Oid lexid)
+{
+    Oid array = get_array_type(lexid);
+    while (e != nullptr) {
+        int32 m = exprTypmod(e);
+        Oid t = exprType(e);
+        if (m < 0 && t != lexid && t != array) {
+            m = -1;
+            t = getBaseTypeAndTypmod(t, &m);
+        }
+        if (t != lexid && t != array)
+            return -1;
+        if (m >= 0)
+            return m;
+        if (IsA(e, RelabelType))
+            e = (Node*) ((RelabelType*) e)->arg;
+        else if (IsA(e, CoerceToDomain))
+            e = (Node*) ((CoerceToDomain*) e)->arg;
+        else
+            return -1;
+    }
+    return -1;
+}
+
 Node* coerce_typmod(Node* expr, Oid type, int32 typmod)
 {
     Node* out = coerce_to_target_type(NULL, expr, type, type, typmod, COERCION_IMPLICIT, COERCE_IMPLICIT_CAST, -1);
@@ -270,10 +412,10 @@ bool untyped_datum(Datum d)
 // time (an SQL function's argument, a PL/pgSQL variable): it is not untyped here.
 bool is_untyped(Node* e, Oid lexid)
 {
-    while (e && IsA(e, RelabelType))
-        e = (Node*) ((RelabelType*) e)->arg;
-    if (e == nullptr || exprTypmod(e) >= 0)
+    if (e == nullptr || charset_of(e, lexid) >= 0)
         return false;
+    while (IsA(e, RelabelType))
+        e = (Node*) ((RelabelType*) e)->arg;
     if (IsA(e, Const)) {
         Const* c = (Const*) e;
         if (c->constisnull)
@@ -325,7 +467,7 @@ void type_operands(List* args, Oid lexid, Oid scalar_type, Oid right_type)
 {
     Node* l = (Node*) linitial(args);
     Node* r = (Node*) lsecond(args);
-    int32 ml = exprTypmod(l), mr = exprTypmod(r);
+    int32 ml = charset_of(l, lexid), mr = charset_of(r, lexid);
     if (ml >= 0 && mr < 0)
         lsecond(args) = coerce_typmod(r, right_type, ml);
     else if (mr >= 0 && ml < 0)
@@ -336,17 +478,88 @@ void type_operands(List* args, Oid lexid, Oid scalar_type, Oid right_type)
     }
 }
 
+void type_const(Const* c, Oid lexid, int32 cs);
+Node* strip_relabel(Node* e);
+
+// The schema of the extension's objects: that of the type lexid.
+Oid lexid_namespace(Oid lexid)
+{
+    HeapTuple tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(lexid));
+    if (!HeapTupleIsValid(tp))
+        return InvalidOid;
+    Oid nsp = ((Form_pg_type) GETSTRUCT(tp))->typnamespace;
+    ReleaseSysCache(tp);
+    return nsp;
+}
+
+// nextval_lexid(seq, seed) is seed + n: its result has the seed's charset. Where that result
+// fills a lexid(cs) column (a column default, INSERT ... VALUES, UPDATE ... SET), an untyped
+// seed is read in cs, the same rule as an untyped value compared with a typed one; read as
+// base36 on its own, every call would draw a sequence value and then fail to be stored.
+// expr is what is assigned: seen through relabelling, domain checks and the coercion to
+// lexid(cs). Returns whether it typed a seed (in place). When restoring, a constant seed
+// that does not read in cs is left as it is (with a warning) instead of raising 22P02.
+bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring)
+{
+    for (;;) {
+        int32 typmod;
+        if (expr && IsA(expr, RelabelType))
+            expr = (Node*) ((RelabelType*) expr)->arg;
+        else if (expr && IsA(expr, CoerceToDomain))
+            expr = (Node*) ((CoerceToDomain*) expr)->arg;
+        else if (expr && exprIsLengthCoercion(expr, &typmod) && IsA(expr, FuncExpr))
+            expr = (Node*) linitial(((FuncExpr*) expr)->args);
+        else
+            break;
+    }
+    if (expr == nullptr || !IsA(expr, FuncExpr) || list_length(((FuncExpr*) expr)->args) != 2)
+        return false;
+    FuncExpr* f = (FuncExpr*) expr;
+    if (f->funcresulttype != lexid || get_func_namespace(f->funcid) != lexid_namespace(lexid))
+        return false;
+    char* name = get_func_name(f->funcid);
+    if (name == nullptr || strcmp(name, "nextval_lexid") != 0)
+        return false;
+    Node* seed = (Node*) lsecond(f->args);
+    if (!is_untyped(seed, lexid))
+        return false;
+    Node* bare = strip_relabel(seed);
+    if (restoring && IsA(bare, Const) && !((Const*) bare)->constisnull) {
+        Lexid* v = (Lexid*) PG_DETOAST_DATUM_PACKED(((Const*) bare)->constvalue);
+        const idseq::Charset* charset = idseq::pg::charset_by_id(cs);
+        std::string_view spelling((const char*) lexid_digits(v), lexid_length(v));
+        bool readable = false;
+        idseq::pg::run([&] { readable = idseq::lex::valid(*charset, spelling); });
+        if (!readable) {
+            ereport(WARNING, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                              errmsg("seed \"%s\" of a column default does not read in charset \"%s\"",
+                                     pnstrdup(spelling.data(), spelling.size()), charset->name().c_str()),
+                              errdetail("The default is kept as written, so inserts that use it fail."),
+                              errhint("Set a default whose seed names the charset, for example "
+                                      "nextval_lexid(seq, '...'::lexid(%s)).",
+                                      charset->name().c_str())));
+            return false;
+        }
+    }
+    if (IsA(bare, Const)) {
+        Const* c = (Const*) copyObjectImpl(bare);
+        c->consttype = lexid;
+        c->consttypmod = cs;
+        type_const(c, lexid, cs);
+        lsecond(f->args) = c;
+    } else {
+        lsecond(f->args) = coerce_typmod(seed, lexid, cs);
+    }
+    return true;
+}
+
 // lexical_add(expr, 0): an untyped value read as base36, a typed one unchanged. For values
 // that machinery sorts among themselves with nothing typed to serve (ORDER BY, min, max).
 Node* base36_unless_typed(Node* expr, Oid lexid)
 {
-    if (exprTypmod(expr) >= 0)
+    Oid nsp = lexid_namespace(lexid);
+    if (charset_of(expr, lexid) >= 0 || !OidIsValid(nsp))
         return expr;
-    HeapTuple tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(lexid));
-    if (!HeapTupleIsValid(tp))
-        return expr;
-    Oid nsp = ((Form_pg_type) GETSTRUCT(tp))->typnamespace;
-    ReleaseSysCache(tp);
     Oid argtypes[2] = {lexid, INT8OID};
     Oid fn = LookupFuncName(list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("lexical_add"))), 2,
                             argtypes, true);
@@ -371,7 +584,7 @@ void type_sort_keys(Query* q)
     foreach (lc, q->targetList) {
         TargetEntry* te = (TargetEntry*) lfirst(lc);
         Oid t = exprType((Node*) te->expr);
-        if (te->ressortgroupref == 0 || exprTypmod((Node*) te->expr) >= 0 || !is_lexid(t))
+        if (te->ressortgroupref == 0 || !is_lexid(t) || charset_of((Node*) te->expr, t) >= 0)
             continue;
         if (te->resjunk) {
             te->expr = (Expr*) base36_unless_typed((Node*) te->expr, t);
@@ -432,6 +645,12 @@ bool type_untyped_operands(Node* node, void* context)
             if (is_lexid(t) && at == get_array_type(t))
                 type_operands(saop->args, t, t, at);
         }
+    } else if (IsA(node, FuncExpr) && list_length(((FuncExpr*) node)->args) == 3) {
+        // lexid(value, typmod, explicit): the assignment to a lexid(cs) column or a cast.
+        int32 cs;
+        FuncExpr* f = (FuncExpr*) node;
+        if (is_lexid(f->funcresulttype) && exprIsLengthCoercion(node, &cs) && cs >= 0)
+            (void) type_seed((Node*) linitial(f->args), f->funcresulttype, cs, false);
     } else if (IsA(node, FuncExpr) && list_length(((FuncExpr*) node)->args) == 2) {
         // The comparison functions called by name: lexid_cmp('a', 'B') as 'a' < 'B'.
         FuncExpr* f = (FuncExpr*) node;
@@ -508,9 +727,9 @@ Node* strip_relabel(Node* e)
 
 void type_const_operands(List* args, Oid lexid)
 {
+    int32 ml = charset_of((Node*) linitial(args), lexid), mr = charset_of((Node*) lsecond(args), lexid);
     Node* l = strip_relabel((Node*) linitial(args));
     Node* r = strip_relabel((Node*) lsecond(args));
-    int32 ml = exprTypmod(l), mr = exprTypmod(r);
     if (ml >= 0 && mr < 0 && IsA(r, Const))
         type_const((Const*) r, lexid, ml);
     else if (mr >= 0 && ml < 0 && IsA(l, Const))
@@ -594,6 +813,37 @@ void type_plan(Plan* plan)
         break;
     case T_Result:
         walk(((Result*) plan)->resconstantqual);
+        break;
+    case T_FunctionScan: {
+        ListCell* lc;
+        foreach (lc, ((FunctionScan*) plan)->functions)
+            walk(((RangeTblFunction*) lfirst(lc))->funcexpr);
+        break;
+    }
+    case T_ValuesScan:
+        walk(((ValuesScan*) plan)->values_lists);
+        break;
+    case T_ForeignScan:
+        // The remote query was deparsed by the first pass's typed tree; these are the
+        // expressions evaluated here (parameters sent, rechecks of an EvalPlanQual).
+        walk(((ForeignScan*) plan)->fdw_exprs);
+        walk(((ForeignScan*) plan)->fdw_recheck_quals);
+        break;
+    case T_CustomScan:
+        // What a custom scan provider keeps in custom_private (Citus: the distributed plan
+        // and the shard queries) is its own: it was built from the query the first pass
+        // typed. Its child plans and expressions are plain plan trees.
+        walk(((CustomScan*) plan)->custom_exprs);
+        type_plans(((CustomScan*) plan)->custom_plans);
+        break;
+    case T_ModifyTable:
+        walk(((ModifyTable*) plan)->returningLists);
+        walk(((ModifyTable*) plan)->withCheckOptionLists);
+        walk(((ModifyTable*) plan)->onConflictSet);
+        walk(((ModifyTable*) plan)->onConflictWhere);
+        break;
+    case T_WindowAgg:
+        walk(((WindowAgg*) plan)->runCondition);
         break;
     case T_SubqueryScan:
         type_plan(((SubqueryScan*) plan)->subplan);

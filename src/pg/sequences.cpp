@@ -39,6 +39,9 @@ extern "C" {
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "catalog/dependency.h"
+#include "catalog/indexing.h"
+#include "utils/builtins.h"
+#include "utils/rel.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
@@ -400,9 +403,12 @@ Lexid* seed_plus(const Seed& seed, int64 a, int64 b)
 
 // ---- code sequences ----
 
+char* remembered_code_charset(FunctionCallInfo fcinfo, Oid seq);
+
 // Validates the shape of s for codes over cs: MINVALUE 0, MAXVALUE base^width - 1,
-// INCREMENT 1, CYCLE. Sets code_base/code_width, or raises 55000 with the right shape.
-void check_code_shape(Oid relid, SeqShape* s, const Charset* cs)
+// INCREMENT 1, CYCLE. Sets code_base/code_width, or raises 55000 with the right shape (or,
+// for a sequence create_code_sequence made for another charset, with that charset).
+void check_code_shape(FunctionCallInfo fcinfo, Oid relid, SeqShape* s, const Charset* cs)
 {
     int base = cs->base();
     int width = 0, suggest = 0, mw = 0;
@@ -433,6 +439,15 @@ void check_code_shape(Oid relid, SeqShape* s, const Charset* cs)
     if (!s->cycle)
         appendStringInfoString(&detail, " It does not CYCLE.");
     char* name = seq_name(relid);
+    char* made_for = remembered_code_charset(fcinfo, relid);
+    if (made_for && strcmp(made_for, cs->name().c_str()) != 0)
+        ereport(ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("sequence \"%s\" is not a code sequence for charset \"%s\"", get_rel_name(relid),
+                        cs->name().c_str()),
+                 errdetail("create_code_sequence made it for charset \"%s\".", made_for),
+                 errhint("Call nextval_code(%s) without a charset, or with %s.", quote_literal_cstr(name),
+                         quote_literal_cstr(made_for))));
     ereport(ERROR,
             (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
              errmsg("sequence \"%s\" is not a code sequence for charset \"%s\"", get_rel_name(relid),
@@ -502,10 +517,10 @@ void reject_code_on_worker(Oid relid, const SeqShape* s)
                      "nextval_lexid(), whose ids are distinct on every node.")));
 }
 
-inline int code_width_for(Oid relid, SeqShape* s, const Charset* cs)
+inline int code_width_for(FunctionCallInfo fcinfo, Oid relid, SeqShape* s, const Charset* cs)
 {
     if (s->code_base != cs->base())
-        check_code_shape(relid, s, cs);
+        check_code_shape(fcinfo, relid, s, cs);
     return s->code_width;
 }
 
@@ -631,6 +646,115 @@ void move_past_last_block(Oid relid, const StepChange& change)
     if ((step > 0 && target <= last) || (step < 0 && target >= last))
         return;
     DirectFunctionCall2(setval_oid, ObjectIdGetDatum(relid), Int64GetDatum((int64) target));
+// ---- the charset a code sequence was made for ----
+//
+// create_code_sequence(name, width, charset) records (sequence, charset name) in the
+// extension's table idseq_code_sequences, so that nextval_code(seq) without a charset reads
+// the codes of the charset the sequence was made for. A table, because it travels with the
+// data: pg_dump writes its rows (a configuration table, the sequence by name) and a restore
+// maps them to the new sequence; the event trigger idseq_code_sequence_forget deletes the row
+// of a dropped sequence, so that a later sequence that reuses the OID starts unremembered.
+// The extension writes and reads the table like a catalog (no SPI, no ACL check on it: the
+// caller has just created the sequence; nextval_code's caller needs only the sequence's
+// privileges).
+
+constexpr const char* kCodeSequences = "idseq_code_sequences";
+
+// The table and its primary key index, in the schema of the calling function.
+bool code_sequences_rel(FunctionCallInfo fcinfo, Oid* rel, Oid* index)
+{
+    Oid nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+    *rel = get_relname_relid(kCodeSequences, nsp);
+    if (!OidIsValid(*rel))
+        return false; // an extension being upgraded, before its script created the table
+    char* index_name = psprintf("%s_pkey", kCodeSequences);
+    *index = get_relname_relid(index_name, nsp);
+    pfree(index_name);
+    return OidIsValid(*index);
+}
+
+void remember_code_charset(FunctionCallInfo fcinfo, Oid seq, const Charset* cs)
+{
+    Oid relid, indexid;
+    if (!code_sequences_rel(fcinfo, &relid, &indexid))
+        return;
+    Relation rel = table_open(relid, RowExclusiveLock);
+    Datum values[2] = {ObjectIdGetDatum(seq), CStringGetTextDatum(cs->name().c_str())};
+    bool nulls[2] = {false, false};
+    HeapTuple tup = heap_form_tuple(RelationGetDescr(rel), values, nulls);
+    CatalogTupleInsert(rel, tup);
+    heap_freetuple(tup);
+    table_close(rel, RowExclusiveLock);
+    CommandCounterIncrement();
+}
+
+// The charset name recorded for seq (palloc'd), or null.
+char* remembered_code_charset(FunctionCallInfo fcinfo, Oid seq)
+{
+    Oid relid, indexid;
+    if (!code_sequences_rel(fcinfo, &relid, &indexid))
+        return nullptr;
+    Relation rel = table_open(relid, AccessShareLock);
+    ScanKeyData key;
+    ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(seq));
+    SysScanDesc scan = systable_beginscan(rel, indexid, true, NULL, 1, &key);
+    HeapTuple tup = systable_getnext(scan);
+    char* name = nullptr;
+    if (HeapTupleIsValid(tup)) {
+        bool isnull;
+        Datum d = heap_getattr(tup, 2, RelationGetDescr(rel), &isnull);
+        if (!isnull)
+            name = TextDatumGetCString(d);
+    }
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
+    return name;
+}
+
+// nextval_code's charset: the argument, or (null, the default) the one recorded for the
+// sequence, else upper. fn_extra holds this struct for the call site: the charset read from
+// the argument (charset_by_text_cached's own fn_extra, kept in text_cache) and the last
+// sequence's recorded one. That lives for the query (or a PL/pgSQL expression's
+// transaction), and a sequence cannot be dropped while a query uses it.
+struct CodeCharsetCache {
+    void* text_cache;
+    Oid seq;
+    uint64 generation;
+    const Charset* cs;
+};
+
+const Charset* code_charset(FunctionCallInfo fcinfo, Oid seq)
+{
+    CodeCharsetCache* volatile c = (CodeCharsetCache*) fcinfo->flinfo->fn_extra;
+    if (!c) {
+        c = (CodeCharsetCache*) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CodeCharsetCache));
+        fcinfo->flinfo->fn_extra = c;
+    }
+    if (!PG_ARGISNULL(1)) {
+        // charset_by_text_cached keeps its slot in fn_extra: lend it ours, and take ours
+        // back also when it raises (an unknown name), since the call site may be called
+        // again after the error is caught.
+        const Charset* volatile cs = nullptr;
+        fcinfo->flinfo->fn_extra = c->text_cache;
+        PG_TRY();
+        {
+            cs = idseq::pg::charset_by_text_cached(fcinfo, PG_GETARG_TEXT_PP(1));
+        }
+        PG_FINALLY();
+        {
+            c->text_cache = fcinfo->flinfo->fn_extra;
+            fcinfo->flinfo->fn_extra = c;
+        }
+        PG_END_TRY();
+        return cs;
+    }
+    if (c->cs && c->seq == seq && c->generation == idseq::pg::charset_generation())
+        return c->cs;
+    char* name = remembered_code_charset(fcinfo, seq);
+    c->cs = idseq::pg::charset_by_name(name ? name : "upper");
+    c->seq = seq;
+    c->generation = idseq::pg::charset_generation();
+    return c->cs;
 }
 
 } // namespace
@@ -801,22 +925,26 @@ Datum create_code_sequence(PG_FUNCTION_ARGS)
     Oid relid = get_relname_relid(relname, nspid);
     if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_SEQUENCE)
         elog(ERROR, "sequence %s was not created", qualified);
+    remember_code_charset(fcinfo, relid, cs);
     PG_RETURN_OID(relid);
 }
 
 // The next code of a cycling sequence MINVALUE 0 MAXVALUE base^width - 1 INCREMENT 1 CYCLE.
+// Called on null input: a null charset (the default) is the sequence's own (see above).
 Datum nextval_code(PG_FUNCTION_ARGS)
 {
+    if (PG_ARGISNULL(0))
+        PG_RETURN_NULL();
     Oid relid = PG_GETARG_OID(0);
-    const Charset* cs = idseq::pg::charset_by_text_cached(fcinfo, PG_GETARG_TEXT_PP(1));
+    const Charset* cs = code_charset(fcinfo, relid);
     SeqShape* s = get_shape(relid);
     if (unlikely(s->citus == CitusRole::worker_range || s->citus == CitusRole::worker_other))
         reject_code_on_worker(relid, s);
-    int width = code_width_for(relid, s, cs);
+    int width = code_width_for(fcinfo, relid, s, cs);
     int64 v = take_nextval(relid);
     if (unlikely(!s->valid)) { // altered while we waited for nextval's lock
         s = get_shape(relid);
-        width = code_width_for(relid, s, cs);
+        width = code_width_for(fcinfo, relid, s, cs);
     }
     if (unlikely(v < 0 || v > s->max)) // cannot happen: the shape was checked under nextval's lock
         elog(ERROR, "sequence value " INT64_FORMAT " is outside the code range", v);

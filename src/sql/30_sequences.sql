@@ -32,8 +32,9 @@ CREATE FUNCTION @extschema@.create_code_sequence(seq_name text, width integer DE
 COMMENT ON FUNCTION @extschema@.create_code_sequence(text, integer, text) IS
     'CREATE SEQUENCE seq_name MINVALUE 0 MAXVALUE base^width - 1 START 0 CYCLE';
 
-CREATE FUNCTION @extschema@.nextval_code(seq regclass, charset text DEFAULT 'upper') RETURNS text
-    AS 'MODULE_PATHNAME', 'nextval_code' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+-- charset null (the default): the one create_code_sequence recorded for seq, else upper
+CREATE FUNCTION @extschema@.nextval_code(seq regclass, charset text DEFAULT NULL) RETURNS text
+    AS 'MODULE_PATHNAME', 'nextval_code' LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.nextval_code(regclass, text) IS
     'next code of a cycling sequence: AAA, AAB, ..., ZZZ, AAA, ...';
 

@@ -1,0 +1,61 @@
+-- An untyped seed of nextval_lexid where its result fills a lexid(cs) column is read in the
+-- column's charset, the rule of untyped values compared with typed ones: in a column default
+-- (typed once, when the default is created, so that INSERT, COPY and pg_dump all see the
+-- typed seed), and in INSERT ... VALUES / UPDATE ... SET (typed by the planner hook). Read as
+-- base36 on its own, every INSERT drew a sequence value and then failed to store it.
+SELECT idseq_create_charset('seed_noambig', '23456789ABCDEFGHJKMNPQRSTUVWXYZ');
+CREATE SEQUENCE seed_seq;
+CREATE TABLE seed_orders (code lexid(seed_noambig) PRIMARY KEY DEFAULT nextval_lexid('seed_seq', '222222'), n int);
+-- the stored default holds the typed seed
+SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'seed_orders'::regclass;
+INSERT INTO seed_orders (n) VALUES (1);
+COPY seed_orders (n) FROM stdin;
+2
+\.
+INSERT INTO seed_orders VALUES (nextval_lexid('seed_seq', '2222ZZ'), 3);
+UPDATE seed_orders SET code = nextval_lexid('seed_seq', '3333AA') WHERE n = 3;
+SELECT code, n, lexid_charset(code) FROM seed_orders ORDER BY n;
+-- four rows' worth of values, none burnt on an error
+SELECT last_value FROM seed_seq;
+-- ALTER TABLE ... SET DEFAULT and ADD COLUMN, a domain column, CREATE TABLE ... LIKE
+CREATE DOMAIN seed_code AS lexid(seed_noambig);
+CREATE TABLE seed_more (n int);
+ALTER TABLE seed_more ADD COLUMN a lexid(seed_noambig) DEFAULT nextval_lexid('seed_seq', 'ZZ');
+ALTER TABLE seed_more ADD COLUMN b seed_code;
+ALTER TABLE seed_more ALTER COLUMN b SET DEFAULT nextval_lexid('seed_seq', '22');
+CREATE TABLE seed_like (LIKE seed_orders INCLUDING DEFAULTS);
+SELECT attrelid::regclass, attname, pg_get_expr(adbin, adrelid) FROM pg_attrdef JOIN pg_attribute
+    ON attrelid = adrelid AND attnum = adnum WHERE adrelid IN ('seed_more'::regclass, 'seed_like'::regclass) ORDER BY 1, 2;
+INSERT INTO seed_more (n) VALUES (1);
+SELECT a, b FROM seed_more;
+-- SET DEFAULT on a partitioned table reaches its partitions, which COPY may fill directly
+CREATE TABLE seed_part (code lexid(seed_noambig), n int) PARTITION BY RANGE (n);
+CREATE TABLE seed_part_1 PARTITION OF seed_part FOR VALUES FROM (0) TO (10);
+ALTER TABLE seed_part ALTER COLUMN code SET DEFAULT nextval_lexid('seed_seq', '2Z');
+SELECT attrelid::regclass, pg_get_expr(adbin, adrelid) FROM pg_attrdef JOIN pg_attribute
+    ON attrelid = adrelid AND attnum = adnum WHERE adrelid IN ('seed_part'::regclass, 'seed_part_1'::regclass) ORDER BY 1;
+COPY seed_part_1 (n) FROM stdin;
+1
+\.
+SELECT code, lexid_charset(code) FROM seed_part;
+DROP TABLE seed_part;
+-- a typed seed and a base36 column are left as they are
+CREATE TABLE seed_kept (t lexid(seed_noambig) DEFAULT nextval_lexid('seed_seq', '22'::lexid(seed_noambig)),
+                        b36 lexid(base36) DEFAULT nextval_lexid('seed_seq', 'a0'));
+SELECT attname, pg_get_expr(adbin, adrelid) FROM pg_attrdef JOIN pg_attribute
+    ON attrelid = adrelid AND attnum = adnum WHERE adrelid = 'seed_kept'::regclass ORDER BY 1;
+-- a seed that does not read in the column's charset is refused when the default is created
+SELECT * FROM expect_error($$CREATE TABLE seed_bad (code lexid(seed_noambig) DEFAULT nextval_lexid('seed_seq', '111111'))$$);
+SELECT last_value FROM seed_seq;
+-- ... except in a restore (pg_dump's scripts turn check_function_bodies off): refusing the
+-- table would lose it and its rows, so the default stays as written, with a warning
+SET check_function_bodies = off;
+CREATE TABLE seed_restored (code lexid(seed_noambig) DEFAULT nextval_lexid('seed_seq', '111111'));
+RESET check_function_bodies;
+SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'seed_restored'::regclass;
+DROP TABLE seed_restored;
+-- a value of another charset assigned to the column: the hint names both ways out
+SELECT * FROM expect_error($$INSERT INTO seed_orders VALUES ('ZZ'::lexid(base36), 9)$$);
+DROP TABLE seed_orders, seed_more, seed_like, seed_kept;
+DROP DOMAIN seed_code;
+DROP SEQUENCE seed_seq;

@@ -1,0 +1,53 @@
+-- ===== the charset each code sequence was made for =====
+-- create_code_sequence(name, width, charset) records the sequence's charset here, and
+-- nextval_code(seq) without a charset reads the codes of that charset (of upper for a
+-- sequence it did not make). Written by create_code_sequence (as a catalog, without an ACL
+-- check: the caller has just created the sequence) and by restores: pg_dump writes the rows
+-- (the sequence by name) after the sequences. A row is deleted when its sequence is dropped,
+-- so that a later sequence that reuses the OID starts unremembered. This file is also the
+-- 1.1 -> 1.2 upgrade fragment (src/sql/upgrade/1.1--1.2/32_code_sequences.sql is a link).
+CREATE TABLE @extschema@.idseq_code_sequences (
+    seq pg_catalog.regclass PRIMARY KEY,
+    charset pg_catalog.text NOT NULL
+);
+COMMENT ON TABLE @extschema@.idseq_code_sequences IS
+    'the charset of each sequence made by create_code_sequence(), read by nextval_code() without a charset';
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_code_sequences', '');
+GRANT SELECT ON @extschema@.idseq_code_sequences TO PUBLIC;
+-- The database's owner restores the rows (as it restores charsets); a row may only name a
+-- sequence of the inserting role.
+GRANT INSERT ON @extschema@.idseq_code_sequences TO pg_database_owner;
+CREATE FUNCTION @extschema@.idseq_code_sequences_check() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_class c
+                    WHERE c.oid OPERATOR(pg_catalog.=) NEW.seq::pg_catalog.oid
+                      AND c.relkind OPERATOR(pg_catalog.=) 'S'
+                      AND pg_catalog.pg_has_role(c.relowner, 'USAGE')) THEN
+        RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+            MESSAGE = pg_catalog.format('%s is not a sequence of role %s', NEW.seq, current_user),
+            HINT = 'A code sequence''s charset is recorded by create_code_sequence() or by a restore run by the sequence''s owner.';
+    END IF;
+    RETURN NEW;
+END $$;
+COMMENT ON FUNCTION @extschema@.idseq_code_sequences_check() IS
+    'internal: a row of idseq_code_sequences names a sequence of the inserting role';
+CREATE TRIGGER idseq_code_sequences_check BEFORE INSERT OR UPDATE ON @extschema@.idseq_code_sequences
+    FOR EACH ROW EXECUTE FUNCTION @extschema@.idseq_code_sequences_check();
+-- SECURITY DEFINER: the role dropping a sequence may not delete rows of this table.
+CREATE FUNCTION @extschema@.idseq_code_sequences_forget() RETURNS event_trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    DELETE FROM @extschema@.idseq_code_sequences s
+     USING pg_catalog.pg_event_trigger_dropped_objects() o
+     WHERE o.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND o.objid OPERATOR(pg_catalog.=) s.seq::pg_catalog.oid;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.idseq_code_sequences_forget() FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.idseq_code_sequences_forget() IS
+    'internal: forgets the charset of a dropped code sequence';
+CREATE EVENT TRIGGER idseq_code_sequences_forget ON sql_drop
+    EXECUTE FUNCTION @extschema@.idseq_code_sequences_forget();
+ALTER EVENT TRIGGER idseq_code_sequences_forget ENABLE ALWAYS;
+COMMENT ON EVENT TRIGGER idseq_code_sequences_forget IS
+    'forgets the charset of a dropped code sequence (idseq_code_sequences)';

@@ -1,0 +1,1 @@
+../../32_code_sequences.sql
