@@ -646,6 +646,8 @@ void move_past_last_block(Oid relid, const StepChange& change)
     if ((step > 0 && target <= last) || (step < 0 && target >= last))
         return;
     DirectFunctionCall2(setval_oid, ObjectIdGetDatum(relid), Int64GetDatum((int64) target));
+}
+
 // ---- the charset a code sequence was made for ----
 //
 // create_code_sequence(name, width, charset) records (sequence, charset name) in the
