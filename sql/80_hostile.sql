@@ -246,7 +246,9 @@ SELECT length(lexid_rank(repeat('z', 1024)::lexid(base62))::text) AS digits_of_l
 
 -- binary receive (lexid_recv), fed through COPY ... FROM (FORMAT binary): a bytea column
 -- copied out in binary holds exactly the payload bytes, which are then read as a lexid.
--- The payload is: version byte 1, charset name and NUL, int4 length, one byte per digit.
+-- The payload is: version byte 2, charset name and NUL, the charset's 16-byte fingerprint,
+-- int4 length, one byte per digit; version 1 (idseq 1.1) has no fingerprint and is read for
+-- built-in charsets only.
 CREATE TABLE recv_in (b bytea);
 -- (a stored lexid names its charset: one table per charset received)
 CREATE TABLE recv_out (v lexid(upper));
@@ -264,10 +266,17 @@ BEGIN
     EXECUTE format('SELECT v::text || '' ('' || lexid_charset(v) || '')'' FROM %I', target) INTO r;
     RETURN r;
 END $$;
-SELECT pg_temp.recv('\x01' || convert_to('upper', 'UTF8') || '\x00' || '\x00000002' || '\x0001') AS upper_ab,
-       pg_temp.recv('\x01' || convert_to('hostile_mb', 'UTF8') || '\x00' || '\x00000003' || '\x020100', 'recv_mb') AS mb;
+SELECT pg_temp.recv('\x01' || convert_to('upper', 'UTF8') || '\x00' || '\x00000002' || '\x0001') AS upper_ab_v1,
+       pg_temp.recv(lexid_send('AB'::lexid(upper))) AS upper_ab,
+       pg_temp.recv(lexid_send('😀€a'::lexid(hostile_mb)), 'recv_mb') AS mb;
+-- a custom charset's value needs the fingerprint (version 2) that matches this definition;
+-- a built-in one's fingerprint is checked too; a version 2 value cut short is 08P01
+SELECT * FROM expect_error($$SELECT pg_temp.recv('\x01' || convert_to('hostile_mb', 'UTF8') || '\x00' || '\x00000003' || '\x020100', 'recv_mb')$$);
+SELECT * FROM expect_error($$SELECT pg_temp.recv('\x02' || convert_to('hostile_mb', 'UTF8') || '\x00' || '\x00000000000000000000000000000000' || '\x00000001' || '\x00', 'recv_mb')$$);
+SELECT * FROM expect_error($$SELECT pg_temp.recv(overlay(lexid_send('AB'::lexid(upper)) placing '\x00' from 8), 'recv_upper')$$);
+SELECT * FROM expect_error($$SELECT pg_temp.recv('\x02' || convert_to('upper', 'UTF8') || '\x00' || '\x0011')$$);
 SELECT * FROM pg_temp.hostile('lexid binary',
-    $$SELECT pg_temp.recv('\x02')$$,
+    $$SELECT pg_temp.recv('\x03')$$,
     $$SELECT pg_temp.recv('\x01')$$,
     $$SELECT pg_temp.recv('\x01' || convert_to('upper', 'UTF8'))$$,
     $$SELECT pg_temp.recv('\x01' || convert_to('upper', 'UTF8') || '\x00' || '\x00000002' || '\x00')$$,

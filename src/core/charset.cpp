@@ -1,6 +1,7 @@
 #include "cpp_only.h"
 #include "charset.h"
 #include "error.h"
+#include "sha256.h"
 #include "shown.h"
 
 #include <algorithm>
@@ -155,6 +156,12 @@ Charset Charset::make(int32_t id, std::string name, std::string_view symbols, bo
             }
         }
     }
+    // Crockford's aliases (add_alias) are left out: they add spellings that read, never
+    // change what a digit means.
+    std::string def = std::string("idseq charset\0", 14) + (case_insensitive ? "ci" : "cs") + '\0' + cs.symbols_;
+    std::array<uint8_t, 32> h = sha256(def);
+    for (size_t i = 0; i < kFingerprintBytes; i++)
+        cs.fingerprint_[i] = h[i];
     return cs;
 }
 

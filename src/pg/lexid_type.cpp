@@ -464,17 +464,57 @@ Datum lexid_out(PG_FUNCTION_ARGS)
     PG_RETURN_CSTRING(format_cstring(PG_GETARG_LEXID_PP(0)));
 }
 
-// Binary form, version 1: int8 version, text charset name, int4 length, length digit bytes.
-// An untyped value has the empty charset name and its spelling (UTF-8 bytes) for digits.
+// Binary form, version 2: int8 version, text charset name, then for a typed value the
+// charset's 16-byte fingerprint (Charset::fingerprint: its symbols and case folding), int4
+// length, length digit bytes. An untyped value has the empty charset name, no fingerprint,
+// and its spelling (UTF-8 bytes) for digits.
+//
+// Digits mean something only under one definition of the charset: the receiver checks the
+// fingerprint against its own charset of that name, so a value never arrives re-spelled in a
+// differently defined same-named charset (42804, as array_recv and record_recv report a
+// binary value whose embedded type is not the one expected).
+//
+// Version 1 (idseq 1.1, no fingerprint) is still read for the built-in charsets, whose
+// definitions are the same in every release, and for untyped values. A version-1 value of a
+// custom charset is refused: nothing in it tells which definition its digits were written
+// under (a 1.1 publisher in binary logical replication, an old binary dump).
+namespace {
+
+constexpr int kBinaryVersion = 2;
+
+[[noreturn]] void binary_definition_error(const char* name, int version)
+{
+    if (version == 1)
+        ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                        errmsg("binary lexid value of custom charset \"%s\" does not identify the charset's definition",
+                               name),
+                        errdetail("The value is in binary format version 1 (idseq 1.1), which carries the charset's "
+                                  "name but not its symbols; its digits cannot be checked against this database's "
+                                  "definition of \"%s\".",
+                                  name),
+                        errhint("Copy the data in text format (for a subscription: ALTER SUBSCRIPTION ... SET "
+                                "(binary = false)), or update idseq on the sending server to 1.2.")));
+    ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                    errmsg("binary lexid value of charset \"%s\" was written under another definition of the charset",
+                           name),
+                    errdetail("The sending database defines \"%s\" with other symbols or other case folding than this "
+                              "one; its digits would be read as other symbols here.",
+                              name),
+                    errhint("Define the charset identically in both databases (compare idseq_charsets), or convert "
+                            "the values: text format reads them back by spelling.")));
+}
+
+} // namespace
+
 Datum lexid_recv(PG_FUNCTION_ARGS)
 {
     StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
     int32 typmod = PG_NARGS() > 2 ? PG_GETARG_INT32(2) : -1;
     int version = pq_getmsgbyte(buf);
-    if (version != 1)
+    if (version != 1 && version != kBinaryVersion)
         ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
                         errmsg("unsupported binary lexid format version %d", version),
-                        errhint("This server reads version 1.")));
+                        errhint("This server reads versions 1 and 2.")));
     const char* name = pq_getmsgstring(buf);
     if (name[0] == '\0') {
         int32 n = pq_getmsgint(buf, 4);
@@ -494,6 +534,14 @@ Datum lexid_recv(PG_FUNCTION_ARGS)
         ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
                         errmsg("binary lexid value of charset \"%s\" does not match lexid(%s)", name,
                                charset_by_typmod(typmod)->name().c_str())));
+    if (version == 1) {
+        if (!cs->builtin())
+            binary_definition_error(name, version);
+    } else {
+        const char* fp = pq_getmsgbytes(buf, (int) Charset::kFingerprintBytes);
+        if (memcmp(fp, cs->fingerprint().data(), Charset::kFingerprintBytes) != 0)
+            binary_definition_error(name, version);
+    }
     int32 n = pq_getmsgint(buf, 4);
     if (n < 1 || (size_t) n > lex::kMaxLength)
         ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
@@ -511,11 +559,13 @@ Datum lexid_recv(PG_FUNCTION_ARGS)
 Datum lexid_send(PG_FUNCTION_ARGS)
 {
     Lexid* v = PG_GETARG_LEXID_PP(0);
-    const char* name = lexid_charset_id(v) == 0 ? "" : checked_charset(v)->name().c_str();
+    const Charset* cs = lexid_charset_id(v) == 0 ? nullptr : checked_charset(v);
     StringInfoData buf;
     pq_begintypsend(&buf);
-    pq_sendbyte(&buf, 1);
-    pq_sendstring(&buf, name);
+    pq_sendbyte(&buf, kBinaryVersion);
+    pq_sendstring(&buf, cs ? cs->name().c_str() : "");
+    if (cs)
+        pq_sendbytes(&buf, (const char*) cs->fingerprint().data(), (int) Charset::kFingerprintBytes);
     pq_sendint32(&buf, (int32) lexid_length(v));
     pq_sendbytes(&buf, (const char*) lexid_digits(v), (int) lexid_length(v));
     PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
