@@ -46,6 +46,8 @@ static int sqlstate(ErrorKind kind)
         return ERRCODE_DUPLICATE_OBJECT;
     case ErrorKind::UndefinedObject:
         return ERRCODE_UNDEFINED_OBJECT;
+    case ErrorKind::OutOfMemory:
+        return ERRCODE_OUT_OF_MEMORY;
     case ErrorKind::Internal:
         break;
     }
@@ -54,7 +56,7 @@ static int sqlstate(ErrorKind kind)
 
 void report(const CaughtError& slot)
 {
-    if (slot.message[0] == 'o' && std::strcmp(slot.message, "out of memory") == 0)
+    if (slot.kind == ErrorKind::OutOfMemory)
         ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
     ereport(ERROR, (errcode(sqlstate(slot.kind)), errmsg_internal("%s", slot.message),
                     slot.detail[0] ? errdetail_internal("%s", slot.detail) : 0,

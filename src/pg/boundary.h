@@ -40,7 +40,7 @@ inline bool try_run(CaughtError& slot, F&& body) noexcept
     } catch (const Error& e) {
         capture(slot, e.kind(), e.what(), e.detail().c_str(), e.hint().c_str());
     } catch (const std::bad_alloc&) {
-        capture(slot, ErrorKind::Limit, "out of memory", "", "");
+        capture(slot, ErrorKind::OutOfMemory, "out of memory", "", "");
     } catch (const std::exception& e) {
         capture(slot, ErrorKind::Internal, e.what(), "", "");
     } catch (...) {
