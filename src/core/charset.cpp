@@ -67,13 +67,19 @@ std::string describe_char(std::string_view ch)
 
 // A character rejected as white space or control, as a message shows it: ASCII as
 // describe_char does, anything else by code point ("U+200B"), since it prints as nothing.
-static std::string describe_blank(int32_t cp, std::string_view ch)
+std::string describe_blank(int32_t cp, std::string_view ch)
 {
     if (cp < 0x80)
         return describe_char(ch);
     char buf[16];
     std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(cp));
     return buf;
+}
+
+bool symbol_code_point(int32_t cp)
+{
+    return !(cp <= 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0xA0) || cp == 0x2028 || cp == 0x2029 || cp == 0x3000 ||
+             cp == 0xFEFF || (cp >= 0x2000 && cp <= 0x200F));
 }
 
 static bool is_ascii_letter(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
@@ -99,8 +105,7 @@ Charset Charset::make(int32_t id, std::string name, std::string_view symbols, bo
         std::string sym(start, static_cast<size_t>(p - start));
         if (cp < 0)
             fail(ErrorKind::InvalidParameter, "invalid UTF-8 in the symbols of charset " + quoted);
-        if (cp <= 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0xA0) || cp == 0x2028 || cp == 0x2029 ||
-            cp == 0x3000 || cp == 0xFEFF || (cp >= 0x2000 && cp <= 0x200F))
+        if (!symbol_code_point(cp))
             fail(ErrorKind::InvalidParameter,
                  "charset " + quoted + " contains the space or control character \"" + describe_blank(cp, sym) + "\"",
                  "Symbols must be printable characters other than white space.");

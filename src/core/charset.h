@@ -105,4 +105,11 @@ int32_t utf8_decode(const char*& p, const char* end);
 // Shows a possibly non-printable character for an error message.
 std::string describe_char(std::string_view ch);
 
+// Whether a code point may be a symbol of some charset: not white space, not a control
+// character, not an invisible separator. Charset::make refuses every other one, so no
+// charset, registered now or later, reads a character for which this is false.
+bool symbol_code_point(int32_t cp);
+// A character rejected by symbol_code_point, as a message shows it ("\x0A", "U+200B").
+std::string describe_blank(int32_t cp, std::string_view ch);
+
 } // namespace idseq

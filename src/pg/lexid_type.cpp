@@ -8,7 +8,7 @@
 // Untyped values. PostgreSQL calls a type's input function with typmod -1 for a literal
 // such as '-_'::lexid(base64url) or WHERE code = 'aB', and applies the type modifier
 // afterwards. So input without a charset keeps the text as written (charset id 0, the
-// payload is the spelling) once it has checked that some charset reads it. Such a value
+// payload is the spelling) after lexical checks only (see literal_to_datum). Such a value
 // takes its charset from its context: the column type it is assigned to, or the typed
 // value it is compared with (lexid_untyped.cpp makes that explicit in plans); used on its
 // own (+, lexid_rank, ...) it is read as base36, as documented. Two untyped values are never
@@ -124,42 +124,44 @@ Datum parse_to_datum(const Charset* cs, const char* str, size_t len)
     return PointerGetDatum(lexid_make(cs->id(), d.data(), d.size()));
 }
 
-const Charset* base36()
-{
-    return idseq::pg::charset_by_id(default_charset_id);
-}
-
-// Input without a charset: an untyped literal, if any charset reads it.
+// Input without a charset: an untyped literal, kept as written. Only what no charset's
+// definition can change is checked here (lex::check_spelling), so the result of this
+// IMMUTABLE input function never depends on the registry's contents and costs O(length);
+// the symbols are checked where the value meets a charset (resolve), whose error names the
+// charset and the symbol it refused.
 Datum literal_to_datum(const char* str, size_t len)
 {
-    if (!idseq::pg::some_charset_accepts(str, len)) {
-        const Charset* cs = base36();
-        lex::Digits& d = scratch_digits();
-        run([&] {
-            try {
-                lex::parse(*cs, std::string_view(str, len), d);
-            } catch (const idseq::Error& e) {
-                if (strncmp(e.what(), "invalid character", 17) != 0)
-                    throw;
-                throw idseq::Error(e.kind(), e.what(),
-                                   "No charset has this symbol. A lexid without a charset is read as base36.",
-                                   "Name the charset with a type modifier, for example lexid(base62).");
-            }
-        });
-    }
+    run([&] { lex::check_spelling(std::string_view(str, len)); });
     Lexid* v = (Lexid*) palloc0(LEXID_HDRSZ + len);
     SET_VARSIZE(v, LEXID_HDRSZ + len);
     memcpy(VARDATA(v) + sizeof(int32), str, len);
     return PointerGetDatum(v);
 }
 
-// A typed value: v itself, or the untyped literal v read in charset_id (base36 if 0).
+// A typed value: v itself, or the untyped literal v read in charset_id (base36 if 0). A
+// symbol the charset refuses is 22P02 naming the charset and the symbol; read as base36 for
+// want of a charset, the error also says how to name one.
 Lexid* resolve(Lexid* v, int32 charset_id)
 {
     if (lexid_charset_id(v) != 0)
         return v;
-    const Charset* cs = idseq::pg::charset_by_id(charset_id ? charset_id : default_charset_id);
-    return (Lexid*) DatumGetPointer(parse_to_datum(cs, (const char*) lexid_digits(v), lexid_length(v)));
+    if (charset_id != 0)
+        return (Lexid*) DatumGetPointer(
+            parse_to_datum(idseq::pg::charset_by_id(charset_id), (const char*) lexid_digits(v), lexid_length(v)));
+    const Charset* cs = idseq::pg::charset_by_id(default_charset_id);
+    lex::Digits& d = scratch_digits();
+    run([&] {
+        try {
+            lex::parse(*cs, std::string_view((const char*) lexid_digits(v), lexid_length(v)), d);
+        } catch (const idseq::Error& e) {
+            if (e.reason() != idseq::ErrorReason::InvalidSymbol)
+                throw;
+            throw idseq::Error(e.kind(), e.reason(), e.what(),
+                               e.detail() + " A lexid written without a charset is read as base36 where nothing gives it one.",
+                               "Name the charset with a type modifier, for example lexid(base62).");
+        }
+    });
+    return lexid_make(cs->id(), d.data(), d.size());
 }
 
 const Charset* charset_of(const Lexid* v)
@@ -252,6 +254,26 @@ int compare_datums(Datum a, Datum b)
         untyped_pair_error(x, y);
     resolve_pair(x, y);
     return lex::compare(lexid_digits(x), lexid_length(x), lexid_digits(y), lexid_length(y));
+}
+
+// lexid_larger/lexid_smaller: as transition functions of min() and max() over untyped values,
+// the two meet with nothing typed to serve: they compare as base36, as documented for
+// untyped values on their own, and the result is one of the arguments, so it prints as
+// written. Called directly (perhaps inlined beside a typed comparison), two untyped values
+// are the error of compare_datums.
+int compare_for_aggregate(FunctionCallInfo fcinfo)
+{
+    Datum a = PG_GETARG_DATUM(0);
+    Datum b = PG_GETARG_DATUM(1);
+    if (AggCheckCallContext(fcinfo, NULL) == 0)
+        return compare_datums(a, b);
+    Lexid* x = (Lexid*) PG_DETOAST_DATUM_PACKED(a);
+    Lexid* y = (Lexid*) PG_DETOAST_DATUM_PACKED(b);
+    if (lexid_charset_id(x) == 0 && lexid_charset_id(y) == 0) {
+        x = resolve(x, 0);
+        y = resolve(y, 0);
+    }
+    return compare_datums(PointerGetDatum(x), PointerGetDatum(y));
 }
 
 // The hash key is the spelling folded so that spellings any charset calls equal agree:
@@ -702,14 +724,12 @@ Datum lexid_cmp(PG_FUNCTION_ARGS)
 
 Datum lexid_larger(PG_FUNCTION_ARGS)
 {
-    PG_RETURN_DATUM(compare_datums(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)) >= 0 ? PG_GETARG_DATUM(0)
-                                                                                  : PG_GETARG_DATUM(1));
+    PG_RETURN_DATUM(compare_for_aggregate(fcinfo) >= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1));
 }
 
 Datum lexid_smaller(PG_FUNCTION_ARGS)
 {
-    PG_RETURN_DATUM(compare_datums(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)) <= 0 ? PG_GETARG_DATUM(0)
-                                                                                  : PG_GETARG_DATUM(1));
+    PG_RETURN_DATUM(compare_for_aggregate(fcinfo) <= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1));
 }
 
 Datum lexid_sortsupport(PG_FUNCTION_ARGS)
