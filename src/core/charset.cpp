@@ -54,15 +54,20 @@ int32_t utf8_decode(const char*& p, const char* end)
 
 std::string describe_char(std::string_view ch)
 {
-    if (ch.size() == 1) {
-        unsigned char c = static_cast<unsigned char>(ch[0]);
-        if (c < 0x20 || c == 0x7F || c >= 0x80) {
+    std::string out;
+    for (char b : ch) {
+        unsigned char c = static_cast<unsigned char>(b);
+        // a control byte, a lone byte that is not UTF-8, or any non-ASCII byte where
+        // messages must be ASCII (messages_utf8)
+        if (c < 0x20 || c == 0x7F || (c >= 0x80 && (ch.size() == 1 || !messages_utf8()))) {
             char buf[16];
             std::snprintf(buf, sizeof buf, "\\x%02X", c);
-            return buf;
+            out += buf;
+        } else {
+            out += b;
         }
     }
-    return std::string(ch);
+    return out;
 }
 
 // A character rejected as white space or control, as a message shows it: ASCII as

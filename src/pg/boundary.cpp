@@ -1,8 +1,13 @@
 #include "boundary.h"
+#include "shown.h"
 
 #include <cstring>
 
 #include "pg.h"
+
+extern "C" {
+#include "mb/pg_wchar.h"
+}
 
 namespace idseq::pg {
 
@@ -17,6 +22,11 @@ static void copy_text(char* dst, size_t cap, const char* src) noexcept
     if (n)
         std::memcpy(dst, src, n);
     dst[n] = '\0';
+}
+
+void note_database_encoding() noexcept
+{
+    idseq::set_messages_utf8(GetDatabaseEncoding() == PG_UTF8);
 }
 
 void capture(CaughtError& slot, ErrorKind kind, const char* message, const char* detail, const char* hint) noexcept

@@ -39,6 +39,7 @@ extern "C" {
 #include "lib/hyperloglog.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
 #include "utils/array.h"
 #include "utils/guc.h"
 #include "utils/numeric.h"
@@ -129,6 +130,26 @@ Datum parse_to_datum(const Charset* cs, const char* str, size_t len)
 // IMMUTABLE input function never depends on the registry's contents and costs O(length);
 // the symbols are checked where the value meets a charset (resolve), whose error names the
 // charset and the symbol it refused.
+// Symbols are read as UTF-8 characters. In a database of another encoding (LATIN1,
+// EUC_JP, SQL_ASCII, ...) only ASCII means the same there and in UTF-8, so a charset with a
+// non-ASCII symbol is refused when it is created (every path: idseq_create_charset, a
+// self-describing type modifier, a row restored into the registry, whose CHECK calls
+// this). Stored values, codes and messages of such a database are then ASCII throughout.
+void check_symbols_encoding(const char* name, const char* symbols)
+{
+    if (GetDatabaseEncoding() == PG_UTF8)
+        return;
+    for (const char* p = symbols; *p; p++)
+        if ((unsigned char) *p >= 0x80)
+            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                            errmsg("charset \"%s\" has a non-ASCII symbol, which idseq supports only in UTF8 databases",
+                                   idseq::pg::shown(name)),
+                            errdetail("This database's encoding is %s; idseq reads charset symbols as UTF-8 "
+                                      "characters, and only ASCII characters are the same in both.",
+                                      GetDatabaseEncodingName()),
+                            errhint("Use ASCII symbols, or create the database with ENCODING 'UTF8'.")));
+}
+
 Datum literal_to_datum(const char* str, size_t len)
 {
     run([&] { lex::check_spelling(std::string_view(str, len)); });
@@ -616,6 +637,7 @@ Datum lexid_typmod_in(PG_FUNCTION_ARGS)
                             errhint("Use ci for a case-insensitive charset or cs for a case-sensitive one.")));
         const char* symbols = DatumGetCString(elems[1]);
         const bool ci = strcmp(flag, "ci") == 0;
+        check_symbols_encoding(name, symbols);
         // pg_upgrade: its schema restore may create a table before the registry table exists,
         // and it then moves the registry's rows with their data files. The type modifier
         // only has to be the id the name calls for, of a valid definition.
@@ -844,6 +866,7 @@ Datum idseq_charset_check(PG_FUNCTION_ARGS)
     char* symbols = text_to_cstring(PG_GETARG_TEXT_PP(2));
     bool ci = PG_GETARG_BOOL(3);
     bool ok = false;
+    check_symbols_encoding(name, symbols);
     run([&] {
         idseq::validate_charset_name(name);
         (void) Charset::make(id, name, symbols, ci);
@@ -856,8 +879,10 @@ Datum idseq_create_charset(PG_FUNCTION_ARGS)
 {
     if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
         ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("charset name, symbols and case flag must not be null")));
-    idseq::pg::register_charset(text_to_cstring(PG_GETARG_TEXT_PP(0)), text_to_cstring(PG_GETARG_TEXT_PP(1)),
-                                PG_GETARG_BOOL(2), false);
+    const char* name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+    const char* symbols = text_to_cstring(PG_GETARG_TEXT_PP(1));
+    check_symbols_encoding(name, symbols);
+    idseq::pg::register_charset(name, symbols, PG_GETARG_BOOL(2), false);
     PG_RETURN_VOID();
 }
 
