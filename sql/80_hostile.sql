@@ -434,6 +434,19 @@ SELECT * FROM pg_temp.hostile('idseq_scramble',
     $$SELECT idseq_scramble(1, 'k', 0)$$,
     $$SELECT idseq_scramble(1, 'k', 64)$$,
     $$SELECT idseq_unscramble(1, 'k', -2147483648)$$);
+-- a huge key is a clean program limit (not an allocation failure); a code longer than any
+-- bigint's code is refused before it is scanned; names and values in messages are quoted
+-- with control characters as \xNN at every length, and at most 64 bytes of a value
+SELECT * FROM expect_error($$SELECT idseq_scramble(1, repeat('k', 1048577))$$);
+SELECT * FROM expect_error($$SELECT idseq_unscramble(1, repeat('k', 10000000))$$);
+SELECT * FROM expect_error($$SELECT idseq_decode(repeat('€', 20000000), 'hostile_mb')$$);
+SELECT * FROM expect_error($$SELECT idseq_decode(repeat('1', 257))$$);
+SELECT idseq_decode(repeat('0', 63) || '1', 'base62', 0, 64) AS longest_code_decodes;
+SELECT * FROM expect_error($$SELECT idseq_encode(1, E'no\tsuch')$$);
+SELECT * FROM expect_error($$SELECT repeat('A', 1000)::lexid(upper)::lexid(base36)$$);
+DO $$ DECLARE v lexid(upper) := 'AB'; BEGIN
+    IF v::lexid(base36) = 'AB' THEN RAISE NOTICE 'equal'; END IF;
+EXCEPTION WHEN datatype_mismatch THEN RAISE NOTICE 'comparison: %', SQLERRM; END $$;
 -- A megabyte key, multi-byte and control characters in keys are fine (any bytes are a key).
 SELECT idseq_unscramble(idseq_scramble(42, repeat('k', 1000000)), repeat('k', 1000000)) AS megabyte_key,
        idseq_unscramble(idseq_scramble(42, E'😀\x01\n'), E'😀\x01\n') AS odd_key;

@@ -673,7 +673,9 @@ Datum lexid_typmod_out(PG_FUNCTION_ARGS)
                                cs->case_insensitive() ? ",ci" : ""));
 }
 
-// Assignment to a lexid(charset) column: the value must already be of that charset.
+// The length coercion to lexid(charset), applied by assignments, casts and PL/pgSQL alike:
+// the value must already be of that charset. The message says "cast", true in every one of
+// those contexts, and quotes at most 64 bytes of the value.
 Datum lexid_coerce(PG_FUNCTION_ARGS)
 {
     Lexid* v = PG_GETARG_LEXID_PP(0);
@@ -684,9 +686,11 @@ Datum lexid_coerce(PG_FUNCTION_ARGS)
     (void) checked_charset(v);
     if (lexid_charset_id(v) != typmod) {
         const char* target = charset_by_typmod(typmod)->name().c_str();
+        const char* value = format_cstring(v);
         ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-                        errmsg("lexid value \"%s\" of charset \"%s\" cannot be stored as lexid(%s)", format_cstring(v),
-                               charset_of(v)->name().c_str(), target),
+                        errmsg("lexid value \"%s\" of charset \"%s\" cannot be cast to lexid(%s)",
+                               idseq::pg::shown(value), charset_of(v)->name().c_str(), target),
+                        errdetail("A lexid value keeps its charset; a type modifier does not convert it."),
                         errhint("Convert it with lexid_from_rank(lexid_rank(value), '%s').", target)));
     }
     PG_RETURN_POINTER(v);
