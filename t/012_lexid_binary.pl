@@ -65,6 +65,11 @@ is($node->safe_psql('b', 'SELECT string_agg(code::text, \',\' ORDER BY code) FRO
    'but orders them by the receiving definition (documented)');
 is($node->safe_psql('b', q{SELECT lexid_rank('p'::lexid(perm))}), '3', "and ranks them by it ('p' is rank 1 in a, 3 in b)");
 
+# ---- built-in charsets keep 1.1's binary form (a 1.1 receiver reads it); custom ones carry the fingerprint ----
+is($node->safe_psql('a', q{SELECT get_byte(lexid_send('Az'::lexid(base62)), 0), get_byte(lexid_send('ab'::lexid(tag)), 0),
+                                  get_byte(lexid_send('ab'::lexid), 0), length(lexid_send('ab'::lexid(tag)))}),
+   '1|2|1|27', 'version 1 for built-in and untyped values, version 2 (with 16 fingerprint bytes) for custom ones');
+
 # ---- version 1 binary values (idseq 1.1, no fingerprint) ----
 # A binary COPY file of one lexid column: PGCOPY header, tuples (int16 1, int32 size, bytes), trailer.
 sub copy_file {

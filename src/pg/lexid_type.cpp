@@ -507,20 +507,23 @@ Datum lexid_out(PG_FUNCTION_ARGS)
     PG_RETURN_CSTRING(format_cstring(PG_GETARG_LEXID_PP(0)));
 }
 
-// Binary form, version 2: int8 version, text charset name, then for a typed value the
-// charset's 16-byte fingerprint (Charset::fingerprint: its symbols and case folding), int4
-// length, length digit bytes. An untyped value has the empty charset name, no fingerprint,
-// and its spelling (UTF-8 bytes) for digits.
+// Binary form. Version 2, for values of custom charsets: int8 version, text charset name,
+// the charset's 16-byte fingerprint (Charset::fingerprint: its symbols and case folding),
+// int4 length, length digit bytes. Version 1 (idseq 1.1), for built-in charsets and untyped
+// values: the same without the fingerprint; an untyped value has the empty charset name and
+// its spelling (UTF-8 bytes) for digits.
 //
 // Digits mean something only under one definition of the charset: the receiver checks the
 // fingerprint against its own charset of that name, so a value never arrives re-spelled in a
 // differently defined same-named charset (42804, as array_recv and record_recv report a
-// binary value whose embedded type is not the one expected).
+// binary value whose embedded type is not the one expected). A built-in charset has one
+// definition in every release, so its values keep version 1, which an idseq 1.1 receiver
+// (a subscriber or a Citus worker not yet updated) still reads; a 1.1 receiver refuses a
+// custom charset's version 2 value rather than re-spelling it.
 //
-// Version 1 (idseq 1.1, no fingerprint) is still read for the built-in charsets, whose
-// definitions are the same in every release, and for untyped values. A version-1 value of a
-// custom charset is refused: nothing in it tells which definition its digits were written
-// under (a 1.1 publisher in binary logical replication, an old binary dump).
+// A version-1 value of a custom charset (a 1.1 publisher in binary logical replication, an
+// old binary dump) is refused: nothing in it tells which definition its digits were written
+// under.
 namespace {
 
 constexpr int kBinaryVersion = 2;
@@ -605,9 +608,10 @@ Datum lexid_send(PG_FUNCTION_ARGS)
     const Charset* cs = lexid_charset_id(v) == 0 ? nullptr : checked_charset(v);
     StringInfoData buf;
     pq_begintypsend(&buf);
-    pq_sendbyte(&buf, kBinaryVersion);
+    const bool fingerprinted = cs != nullptr && !cs->builtin();
+    pq_sendbyte(&buf, fingerprinted ? kBinaryVersion : 1);
     pq_sendstring(&buf, cs ? cs->name().c_str() : "");
-    if (cs)
+    if (fingerprinted)
         pq_sendbytes(&buf, (const char*) cs->fingerprint().data(), (int) Charset::kFingerprintBytes);
     pq_sendint32(&buf, (int32) lexid_length(v));
     pq_sendbytes(&buf, (const char*) lexid_digits(v), (int) lexid_length(v));
