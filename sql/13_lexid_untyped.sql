@@ -10,6 +10,25 @@ SELECT 'loads the library, and with it the planner hook'::text AS note, 'x'::lex
 SELECT 'a'::lexid = 'A'::lexid AS a_eq_a, 'Z'::lexid < '00'::lexid AS z_before_00, 'ZZ'::lexid + 1 AS zz_plus_1;
 SELECT lexid_cmp('A', 'B') AS ab, lexid_cmp('AA', 'B') AS aa_b, lexid_cmp('b', 'B') AS b_b;
 SELECT max(v), min(v) FROM (VALUES ('A'::lexid), ('B'::lexid)) t(v);
+-- min and max compare as base36 and print the spelling as written
+SELECT max(v), min(v) FROM (VALUES ('b'::lexid), ('a'::lexid), ('zz'::lexid)) t(v);
+SELECT max(v) AS max_of_one FROM (VALUES ('aB'::lexid)) t(v);
+SELECT * FROM expect_error($$SELECT max(v) FROM (VALUES ('a'::lexid), ('-'::lexid)) t(v)$$);
+
+-- ===== reading an untyped value is lexical: it never consults the registry =====
+-- the same literal reads the same before and after a charset holding its symbols exists
+SELECT '☺☻'::lexid AS before, '"!'::lexid AS no_charset_has_these;
+SELECT idseq_create_charset('ut_smileys', '☺☻');
+SELECT '☺☻'::lexid AS after, '☺☻'::lexid(ut_smileys) AS typed;
+-- only what no charset can hold is refused at input: empty, white space, control
+-- characters, more than 1024 characters
+SELECT * FROM expect_error($$SELECT E'a\tb'::lexid$$);
+SELECT * FROM expect_error($$SELECT repeat('☺', 1025)::lexid$$);
+SELECT length(repeat('☺', 1024)::lexid::text) AS longest;
+-- the symbols are checked where the value meets a charset, which the error names
+SELECT * FROM expect_error($$SELECT '"!'::lexid + 1$$);
+SELECT * FROM expect_error($$SELECT '☺x'::lexid(ut_smileys)$$);
+SELECT * FROM expect_error($$SELECT 'a'::lexid(base62) = '☺'::lexid$$);
 -- ORDER BY sorts in base36 and prints the spelling as written
 SELECT v FROM (VALUES ('b'::lexid), ('A'::lexid), ('00'::lexid), ('Z'::lexid)) t(v) ORDER BY v;
 SELECT s::lexid AS v FROM unnest(ARRAY['b', 'A', '00', 'Z']) s ORDER BY 1 DESC;
@@ -115,8 +134,9 @@ SELECT string_agg(t.code::text, ',' ORDER BY t.code) AS merged
   FROM ut t JOIN (VALUES ('Ab'), ('aB'), ('b')) v(s) ON t.code = v.s::lexid;
 RESET enable_hashjoin;
 RESET enable_nestloop;
--- a literal typed as base36 on its own and then met by a typed column: a clean mismatch
-SELECT * FROM expect_error($$SELECT code FROM ut WHERE code = (SELECT max('Ab'::lexid))$$);
+-- max() of an untyped literal keeps it untyped, as written; met by a typed column it is read
+-- in that column's charset, like the literal itself
+SELECT string_agg(code::text, ',') AS via_max FROM ut WHERE code = (SELECT max('Ab'::lexid));
 SELECT string_agg(code::text, ',') AS via_subquery FROM ut WHERE code IN (SELECT 'Ab'::lexid);
 
 -- ===== (3b) domains over lexid(cs): the charset is the domain's =====

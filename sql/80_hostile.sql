@@ -246,7 +246,9 @@ SELECT length(lexid_rank(repeat('z', 1024)::lexid(base62))::text) AS digits_of_l
 
 -- binary receive (lexid_recv), fed through COPY ... FROM (FORMAT binary): a bytea column
 -- copied out in binary holds exactly the payload bytes, which are then read as a lexid.
--- The payload is: version byte 1, charset name and NUL, int4 length, one byte per digit.
+-- The payload is: version byte 2, charset name and NUL, the charset's 16-byte fingerprint,
+-- int4 length, one byte per digit; version 1 (idseq 1.1, and 1.2's own form for built-in
+-- charsets and untyped values) has no fingerprint and is read for those only.
 CREATE TABLE recv_in (b bytea);
 -- (a stored lexid names its charset: one table per charset received)
 CREATE TABLE recv_out (v lexid(upper));
@@ -264,10 +266,17 @@ BEGIN
     EXECUTE format('SELECT v::text || '' ('' || lexid_charset(v) || '')'' FROM %I', target) INTO r;
     RETURN r;
 END $$;
-SELECT pg_temp.recv('\x01' || convert_to('upper', 'UTF8') || '\x00' || '\x00000002' || '\x0001') AS upper_ab,
-       pg_temp.recv('\x01' || convert_to('hostile_mb', 'UTF8') || '\x00' || '\x00000003' || '\x020100', 'recv_mb') AS mb;
+SELECT pg_temp.recv('\x01' || convert_to('upper', 'UTF8') || '\x00' || '\x00000002' || '\x0001') AS upper_ab_v1,
+       pg_temp.recv(lexid_send('AB'::lexid(upper))) AS upper_ab,
+       pg_temp.recv(lexid_send('😀€a'::lexid(hostile_mb)), 'recv_mb') AS mb;
+-- a custom charset's value needs the fingerprint (version 2) that matches this definition;
+-- a built-in one's fingerprint is checked too; a version 2 value cut short is 08P01
+SELECT * FROM expect_error($$SELECT pg_temp.recv('\x01' || convert_to('hostile_mb', 'UTF8') || '\x00' || '\x00000003' || '\x020100', 'recv_mb')$$);
+SELECT * FROM expect_error($$SELECT pg_temp.recv('\x02' || convert_to('hostile_mb', 'UTF8') || '\x00' || '\x00000000000000000000000000000000' || '\x00000001' || '\x00', 'recv_mb')$$);
+SELECT * FROM expect_error($$SELECT pg_temp.recv('\x02' || convert_to('upper', 'UTF8') || '\x00' || '\x00000000000000000000000000000000' || '\x00000001' || '\x00', 'recv_upper')$$);
+SELECT * FROM expect_error($$SELECT pg_temp.recv('\x02' || convert_to('upper', 'UTF8') || '\x00' || '\x0011')$$);
 SELECT * FROM pg_temp.hostile('lexid binary',
-    $$SELECT pg_temp.recv('\x02')$$,
+    $$SELECT pg_temp.recv('\x03')$$,
     $$SELECT pg_temp.recv('\x01')$$,
     $$SELECT pg_temp.recv('\x01' || convert_to('upper', 'UTF8'))$$,
     $$SELECT pg_temp.recv('\x01' || convert_to('upper', 'UTF8') || '\x00' || '\x00000002' || '\x00')$$,
@@ -425,6 +434,19 @@ SELECT * FROM pg_temp.hostile('idseq_scramble',
     $$SELECT idseq_scramble(1, 'k', 0)$$,
     $$SELECT idseq_scramble(1, 'k', 64)$$,
     $$SELECT idseq_unscramble(1, 'k', -2147483648)$$);
+-- a huge key is a clean program limit (not an allocation failure); a code longer than any
+-- bigint's code is refused before it is scanned; names and values in messages are quoted
+-- with control characters as \xNN at every length, and at most 64 bytes of a value
+SELECT * FROM expect_error($$SELECT idseq_scramble(1, repeat('k', 1048577))$$);
+SELECT * FROM expect_error($$SELECT idseq_unscramble(1, repeat('k', 10000000))$$);
+SELECT * FROM expect_error($$SELECT idseq_decode(repeat('€', 20000000), 'hostile_mb')$$);
+SELECT * FROM expect_error($$SELECT idseq_decode(repeat('1', 257))$$);
+SELECT idseq_decode(repeat('0', 63) || '1', 'base62', 0, 64) AS longest_code_decodes;
+SELECT state, message FROM expect_error($$SELECT idseq_encode(1, E'no\tsuch')$$);
+SELECT * FROM expect_error($$SELECT repeat('A', 1000)::lexid(upper)::lexid(base36)$$);
+DO $$ DECLARE v lexid(upper) := 'AB'; BEGIN
+    IF v::lexid(base36) = 'AB' THEN RAISE NOTICE 'equal'; END IF;
+EXCEPTION WHEN datatype_mismatch THEN RAISE NOTICE 'comparison: %', SQLERRM; END $$;
 -- A megabyte key, multi-byte and control characters in keys are fine (any bytes are a key).
 SELECT idseq_unscramble(idseq_scramble(42, repeat('k', 1000000)), repeat('k', 1000000)) AS megabyte_key,
        idseq_unscramble(idseq_scramble(42, E'😀\x01\n'), E'😀\x01\n') AS odd_key;

@@ -134,7 +134,7 @@ like($err, qr/column "more" of table "legacy" has type lexid without a charset/,
 $node->safe_psql('old', 'ALTER TABLE legacy ADD COLUMN n int');
 pass('other changes to the legacy table still work');
 ($ret, $out, $err) = $node->psql('old', 'ALTER TABLE legacy ALTER COLUMN plain TYPE lexid(base36)');
-like($err, qr/lexid value "zz" of charset "base62" cannot be stored as lexid\(base36\)/,
+like($err, qr/lexid value "zz" of charset "base62" cannot be cast to lexid\(base36\)/,
      'converting a column that holds another charset names the value');
 $node->safe_psql('old', q{DELETE FROM legacy WHERE id = 3;
     ALTER TABLE legacy ALTER COLUMN plain TYPE lexid(base36), ALTER COLUMN plain_arr TYPE lexid(base36)[]});

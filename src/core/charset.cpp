@@ -1,6 +1,7 @@
 #include "cpp_only.h"
 #include "charset.h"
 #include "error.h"
+#include "sha256.h"
 #include "shown.h"
 
 #include <algorithm>
@@ -53,26 +54,37 @@ int32_t utf8_decode(const char*& p, const char* end)
 
 std::string describe_char(std::string_view ch)
 {
-    if (ch.size() == 1) {
-        unsigned char c = static_cast<unsigned char>(ch[0]);
-        if (c < 0x20 || c == 0x7F || c >= 0x80) {
+    std::string out;
+    for (char b : ch) {
+        unsigned char c = static_cast<unsigned char>(b);
+        // a control byte, a lone byte that is not UTF-8, or any non-ASCII byte where
+        // messages must be ASCII (messages_utf8)
+        if (c < 0x20 || c == 0x7F || (c >= 0x80 && (ch.size() == 1 || !messages_utf8()))) {
             char buf[16];
             std::snprintf(buf, sizeof buf, "\\x%02X", c);
-            return buf;
+            out += buf;
+        } else {
+            out += b;
         }
     }
-    return std::string(ch);
+    return out;
 }
 
 // A character rejected as white space or control, as a message shows it: ASCII as
 // describe_char does, anything else by code point ("U+200B"), since it prints as nothing.
-static std::string describe_blank(int32_t cp, std::string_view ch)
+std::string describe_blank(int32_t cp, std::string_view ch)
 {
     if (cp < 0x80)
         return describe_char(ch);
     char buf[16];
     std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(cp));
     return buf;
+}
+
+bool symbol_code_point(int32_t cp)
+{
+    return !(cp <= 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0xA0) || cp == 0x2028 || cp == 0x2029 || cp == 0x3000 ||
+             cp == 0xFEFF || (cp >= 0x2000 && cp <= 0x200F));
 }
 
 static bool is_ascii_letter(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
@@ -98,8 +110,7 @@ Charset Charset::make(int32_t id, std::string name, std::string_view symbols, bo
         std::string sym(start, static_cast<size_t>(p - start));
         if (cp < 0)
             fail(ErrorKind::InvalidParameter, "invalid UTF-8 in the symbols of charset " + quoted);
-        if (cp <= 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0xA0) || cp == 0x2028 || cp == 0x2029 ||
-            cp == 0x3000 || cp == 0xFEFF || (cp >= 0x2000 && cp <= 0x200F))
+        if (!symbol_code_point(cp))
             fail(ErrorKind::InvalidParameter,
                  "charset " + quoted + " contains the space or control character \"" + describe_blank(cp, sym) + "\"",
                  "Symbols must be printable characters other than white space.");
@@ -155,6 +166,12 @@ Charset Charset::make(int32_t id, std::string name, std::string_view symbols, bo
             }
         }
     }
+    // Crockford's aliases (add_alias) are left out: they add spellings that read, never
+    // change what a digit means.
+    std::string def = std::string("idseq charset\0", 14) + (case_insensitive ? "ci" : "cs") + '\0' + cs.symbols_;
+    std::array<uint8_t, 32> h = sha256(def);
+    for (size_t i = 0; i < kFingerprintBytes; i++)
+        cs.fingerprint_[i] = h[i];
     return cs;
 }
 

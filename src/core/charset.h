@@ -2,6 +2,7 @@
 #pragma once
 #include "cpp_only.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -30,6 +31,14 @@ public:
     bool builtin() const { return builtin_; }
     bool ascii() const { return ascii_; }
     int max_symbol_bytes() const { return max_bytes_; }
+
+    // Identifies the definition: the first 16 bytes of SHA-256 over the symbols (canonical
+    // UTF-8, in digit order) and the case flag. Two charsets give a digit the same meaning
+    // exactly when their fingerprints agree (up to a 2^-128 collision), whatever they are
+    // named and on whichever server they live; the binary form of lexid carries it.
+    static constexpr size_t kFingerprintBytes = 16;
+    using Fingerprint = std::array<uint8_t, kFingerprintBytes>;
+    const Fingerprint& fingerprint() const { return fingerprint_; }
 
     // The canonical output spelling of digit d (0 <= d < base()).
     std::string_view symbol(int d) const { return syms_[static_cast<size_t>(d)]; }
@@ -69,6 +78,7 @@ private:
     bool builtin_ = false;
     bool ascii_ = true;
     int max_bytes_ = 1;
+    Fingerprint fingerprint_{};
     std::vector<std::string> syms_;
     std::vector<int> folded_;
     int16_t ascii_map_[128];
@@ -94,5 +104,12 @@ int32_t utf8_decode(const char*& p, const char* end);
 
 // Shows a possibly non-printable character for an error message.
 std::string describe_char(std::string_view ch);
+
+// Whether a code point may be a symbol of some charset: not white space, not a control
+// character, not an invisible separator. Charset::make refuses every other one, so no
+// charset, registered now or later, reads a character for which this is false.
+bool symbol_code_point(int32_t cp);
+// A character rejected by symbol_code_point, as a message shows it ("\x0A", "U+200B").
+std::string describe_blank(int32_t cp, std::string_view ch);
 
 } // namespace idseq

@@ -179,6 +179,12 @@ __attribute__((noinline)) int64_t decode_general(const Set& cs, std::string_view
 {
     if (code.empty())
         fail(ErrorKind::Syntax, "invalid code \"\"", "A code has at least one symbol.");
+    // No bigint has a code of more than kMaxCodeWidth symbols of at most 4 bytes: refused
+    // before any scan, so a huge text costs nothing.
+    if (code.size() > kMaxCodeBytes)
+        fail(ErrorKind::OutOfRange, "code " + quote_code(code) + " is too long",
+             "A code of a bigint has at most " + std::to_string(kMaxCodeWidth) + " symbols (" +
+                 std::to_string(kMaxCodeBytes) + " bytes); this one has " + std::to_string(code.size()) + " bytes.");
     const char* begin = code.data();
     const char* end = begin + code.size();
     // The digits, most significant first, are [mid, end) followed by [begin, mid), where mid
@@ -419,6 +425,11 @@ ScrambleKey derive_key(std::string_view key)
         fail(ErrorKind::InvalidParameter, "scramble key must not be empty", "",
              "Use a secret of at least 16 random characters, such as the text of a gen_random_uuid() "
              "value, and keep it out of the database it protects.");
+    if (key.size() > kMaxScrambleKeyBytes)
+        fail(ErrorKind::Limit, "scramble key is too long",
+             "A scramble key has at most " + std::to_string(kMaxScrambleKeyBytes) + " bytes; this one has " +
+                 std::to_string(key.size()) + ".",
+             "Use a secret of 16 to 64 random characters.");
     static const SipKey d0 = sip_key_of("idseq/scramble/0"), d1 = sip_key_of("idseq/scramble/1");
     return {siphash24(d0, key.data(), key.size()), siphash24(d1, key.data(), key.size())};
 }

@@ -105,7 +105,10 @@ constexpr int kMaxScrambleBits = 63;
 // Derives the 128-bit SipHash key from a text key of any length: two SipHash-2-4 passes
 // over the key bytes under two fixed public keys. A derivation, not a password hash: it
 // adds no work factor, so the text key must itself be a high-entropy secret.
-// Throws InvalidParameter for an empty key.
+// Throws InvalidParameter for an empty key, Limit (54000) for one longer than
+// kMaxScrambleKeyBytes (a key is a secret of a few dozen bytes; the bound keeps a huge
+// text from reaching the per-call-site cache's allocation).
+constexpr size_t kMaxScrambleKeyBytes = 1 << 20;
 ScrambleKey derive_key(std::string_view key);
 
 // Throw InvalidParameter for bits outside 1 .. 63 and OutOfRange for x outside

@@ -254,7 +254,7 @@ int64_t parse(const Charset& cs, std::string_view code)
         int d = cs.read_digit(p, end);
         ++pos;
         if (d < 0)
-            fail(ErrorKind::Syntax,
+            throw Error(ErrorKind::Syntax, ErrorReason::InvalidSymbol,
                  "invalid character \"" + describe_char(std::string_view(start, static_cast<size_t>(p - start))) +
                      "\" at position " + std::to_string(pos) + " in code \"" + shown(code) + "\"",
                  "The charset \"" + cs.name() + "\" has the symbols \"" + cs.symbols() + "\".");

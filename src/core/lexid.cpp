@@ -66,7 +66,7 @@ void parse(const Charset& cs, std::string_view text, Digits& out, bool allow_emp
         int d = cs.read_digit(p, end);
         ++pos;
         if (d < 0) {
-            fail(ErrorKind::Syntax,
+            throw Error(ErrorKind::Syntax, ErrorReason::InvalidSymbol,
                  "invalid character \"" + describe_char(std::string_view(start, static_cast<size_t>(p - start))) +
                      "\" at position " + std::to_string(pos) + " in \"" + shown(text) + "\"",
                  "The charset \"" + cs.name() + "\" has the symbols \"" + cs.symbols() + "\".");
@@ -75,6 +75,34 @@ void parse(const Charset& cs, std::string_view text, Digits& out, bool allow_emp
             fail(ErrorKind::Syntax, "lexid value is too long",
                  "A lexid value has at most 1024 symbols; the input has more.");
         out.push_back(static_cast<uint8_t>(d));
+    }
+}
+
+void check_spelling(std::string_view text)
+{
+    if (text.empty())
+        fail(ErrorKind::Syntax, "invalid input syntax for type lexid: \"\"", "A lexid value has at least one symbol.");
+    const char* p = text.data();
+    const char* end = p + text.size();
+    size_t pos = 0;
+    while (p < end) {
+        const char* start = p;
+        int32_t cp = utf8_decode(p, end);
+        ++pos;
+        std::string_view ch(start, static_cast<size_t>(p - start));
+        if (cp < 0)
+            fail(ErrorKind::Syntax,
+                 "invalid byte \"" + describe_char(ch) + "\" at position " + std::to_string(pos) + " in \"" + shown(text) +
+                     "\"",
+                 "A lexid value is UTF-8 text.");
+        if (!symbol_code_point(cp))
+            fail(ErrorKind::Syntax,
+                 "invalid character \"" + describe_blank(cp, ch) + "\" at position " + std::to_string(pos) + " in \"" +
+                     shown(text) + "\"",
+                 "No charset has white space or control characters as symbols.");
+        if (pos > kMaxLength)
+            fail(ErrorKind::Syntax, "lexid value is too long",
+                 "A lexid value has at most 1024 symbols; the input has more.");
     }
 }
 
@@ -284,7 +312,7 @@ std::string add_text(const Charset& cs, std::string_view source, int64_t n, bool
             dg = cs.read_digit(op, op + 1);
         }
         if (dg < 0)
-            fail(ErrorKind::Syntax,
+            throw Error(ErrorKind::Syntax, ErrorReason::InvalidSymbol,
                  "invalid character \"" + describe_char(std::string_view(start, static_cast<size_t>(p - start))) +
                      "\" at position " + std::to_string(pos) + " in \"" + shown(source) + "\"",
                  "The charset \"" + cs.name() + "\" has the symbols \"" + cs.symbols() + "\".");

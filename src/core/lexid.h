@@ -25,6 +25,12 @@ using Digits = std::vector<uint8_t>;
 // outside the charset (named, with its 1-based position), longer than kMaxLength symbols.
 void parse(const Charset& cs, std::string_view text, Digits& out, bool allow_empty = false);
 
+// Checks the spelling of a value written without a charset (an untyped literal), by rules
+// that no charset's definition can change: non-empty, valid UTF-8, at most kMaxLength
+// characters, and no character that no charset may hold (symbol_code_point). Whether the
+// symbols belong to a charset is checked where the value meets one (parse). Errors: Syntax.
+void check_spelling(std::string_view text);
+
 // Whether text parses in the charset (non-empty, every symbol known, at most kMaxLength).
 bool valid(const Charset& cs, std::string_view text) noexcept;
 

@@ -5,6 +5,20 @@
 
 namespace idseq {
 
+namespace {
+bool utf8_messages = true;
+}
+
+void set_messages_utf8(bool utf8) noexcept
+{
+    utf8_messages = utf8;
+}
+
+bool messages_utf8() noexcept
+{
+    return utf8_messages;
+}
+
 std::string shown(std::string_view text)
 {
     const bool cut = text.size() > kShownBytes;
@@ -19,7 +33,7 @@ std::string shown(std::string_view text)
         const char* start = p;
         int32_t cp = utf8_decode(p, stop);
         std::string_view ch(start, static_cast<size_t>(p - start));
-        if (cp < 0x20 || cp == 0x7F) // a control character, or a byte that is not UTF-8
+        if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && !utf8_messages)) // control, not UTF-8, or not ASCII where only ASCII is safe
             out += describe_char(ch);
         else
             out += ch;

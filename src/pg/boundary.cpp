@@ -1,8 +1,13 @@
 #include "boundary.h"
+#include "shown.h"
 
 #include <cstring>
 
 #include "pg.h"
+
+extern "C" {
+#include "mb/pg_wchar.h"
+}
 
 namespace idseq::pg {
 
@@ -17,6 +22,11 @@ static void copy_text(char* dst, size_t cap, const char* src) noexcept
     if (n)
         std::memcpy(dst, src, n);
     dst[n] = '\0';
+}
+
+void note_database_encoding() noexcept
+{
+    idseq::set_messages_utf8(GetDatabaseEncoding() == PG_UTF8);
 }
 
 void capture(CaughtError& slot, ErrorKind kind, const char* message, const char* detail, const char* hint) noexcept
@@ -46,6 +56,8 @@ static int sqlstate(ErrorKind kind)
         return ERRCODE_DUPLICATE_OBJECT;
     case ErrorKind::UndefinedObject:
         return ERRCODE_UNDEFINED_OBJECT;
+    case ErrorKind::OutOfMemory:
+        return ERRCODE_OUT_OF_MEMORY;
     case ErrorKind::Internal:
         break;
     }
@@ -54,7 +66,7 @@ static int sqlstate(ErrorKind kind)
 
 void report(const CaughtError& slot)
 {
-    if (slot.message[0] == 'o' && std::strcmp(slot.message, "out of memory") == 0)
+    if (slot.kind == ErrorKind::OutOfMemory)
         ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
     ereport(ERROR, (errcode(sqlstate(slot.kind)), errmsg_internal("%s", slot.message),
                     slot.detail[0] ? errdetail_internal("%s", slot.detail) : 0,

@@ -29,18 +29,22 @@ void capture(CaughtError& slot, ErrorKind kind, const char* message, const char*
 // ereport(ERROR) with the kind's SQLSTATE; does not return.
 [[noreturn]] void report(const CaughtError& slot);
 
+// Tells the core how messages may quote text in this database (idseq::set_messages_utf8).
+void note_database_encoding() noexcept;
+
 // Runs core code, catching everything into slot; false if it threw. For code that may not
 // ereport where it runs (under a spinlock): the caller releases the lock, then report()s.
 template <class F>
 inline bool try_run(CaughtError& slot, F&& body) noexcept
 {
+    note_database_encoding();
     try {
         body();
         return true;
     } catch (const Error& e) {
         capture(slot, e.kind(), e.what(), e.detail().c_str(), e.hint().c_str());
     } catch (const std::bad_alloc&) {
-        capture(slot, ErrorKind::Limit, "out of memory", "", "");
+        capture(slot, ErrorKind::OutOfMemory, "out of memory", "", "");
     } catch (const std::exception& e) {
         capture(slot, ErrorKind::Internal, e.what(), "", "");
     } catch (...) {

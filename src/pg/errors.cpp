@@ -6,8 +6,8 @@ namespace idseq::pg {
 
 const char* shown(const char* text, size_t len)
 {
-    if (len <= kShownBytes)
-        return pnstrdup(text, len); // also NUL-terminates a name that is not
+    // Always through the core's shown(), short text too: control characters and bytes that
+    // are not UTF-8 (or, outside UTF8 databases, not ASCII) are quoted as \xNN.
     char buf[kShownBytes * 4 + 8]; // every byte escaped as \xNN at worst, plus "..."
     size_t n = 0;
     run([&] {

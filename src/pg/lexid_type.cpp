@@ -8,7 +8,7 @@
 // Untyped values. PostgreSQL calls a type's input function with typmod -1 for a literal
 // such as '-_'::lexid(base64url) or WHERE code = 'aB', and applies the type modifier
 // afterwards. So input without a charset keeps the text as written (charset id 0, the
-// payload is the spelling) once it has checked that some charset reads it. Such a value
+// payload is the spelling) after lexical checks only (see literal_to_datum). Such a value
 // takes its charset from its context: the column type it is assigned to, or the typed
 // value it is compared with (lexid_untyped.cpp makes that explicit in plans); used on its
 // own (+, lexid_rank, ...) it is read as base36, as documented. Two untyped values are never
@@ -39,6 +39,7 @@ extern "C" {
 #include "lib/hyperloglog.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
 #include "utils/array.h"
 #include "utils/guc.h"
 #include "utils/numeric.h"
@@ -124,42 +125,64 @@ Datum parse_to_datum(const Charset* cs, const char* str, size_t len)
     return PointerGetDatum(lexid_make(cs->id(), d.data(), d.size()));
 }
 
-const Charset* base36()
+// Input without a charset: an untyped literal, kept as written. Only what no charset's
+// definition can change is checked here (lex::check_spelling), so the result of this
+// IMMUTABLE input function never depends on the registry's contents and costs O(length);
+// the symbols are checked where the value meets a charset (resolve), whose error names the
+// charset and the symbol it refused.
+// Symbols are read as UTF-8 characters. In a database of another encoding (LATIN1,
+// EUC_JP, SQL_ASCII, ...) only ASCII means the same there and in UTF-8, so a charset with a
+// non-ASCII symbol is refused when it is created (every path: idseq_create_charset, a
+// self-describing type modifier, a row restored into the registry, whose CHECK calls
+// this). Stored values, codes and messages of such a database are then ASCII throughout.
+void check_symbols_encoding(const char* name, const char* symbols)
 {
-    return idseq::pg::charset_by_id(default_charset_id);
+    if (GetDatabaseEncoding() == PG_UTF8)
+        return;
+    for (const char* p = symbols; *p; p++)
+        if ((unsigned char) *p >= 0x80)
+            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                            errmsg("charset \"%s\" has a non-ASCII symbol, which idseq supports only in UTF8 databases",
+                                   idseq::pg::shown(name)),
+                            errdetail("This database's encoding is %s; idseq reads charset symbols as UTF-8 "
+                                      "characters, and only ASCII characters are the same in both.",
+                                      GetDatabaseEncodingName()),
+                            errhint("Use ASCII symbols, or create the database with ENCODING 'UTF8'.")));
 }
 
-// Input without a charset: an untyped literal, if any charset reads it.
 Datum literal_to_datum(const char* str, size_t len)
 {
-    if (!idseq::pg::some_charset_accepts(str, len)) {
-        const Charset* cs = base36();
-        lex::Digits& d = scratch_digits();
-        run([&] {
-            try {
-                lex::parse(*cs, std::string_view(str, len), d);
-            } catch (const idseq::Error& e) {
-                if (strncmp(e.what(), "invalid character", 17) != 0)
-                    throw;
-                throw idseq::Error(e.kind(), e.what(),
-                                   "No charset has this symbol. A lexid without a charset is read as base36.",
-                                   "Name the charset with a type modifier, for example lexid(base62).");
-            }
-        });
-    }
+    run([&] { lex::check_spelling(std::string_view(str, len)); });
     Lexid* v = (Lexid*) palloc0(LEXID_HDRSZ + len);
     SET_VARSIZE(v, LEXID_HDRSZ + len);
     memcpy(VARDATA(v) + sizeof(int32), str, len);
     return PointerGetDatum(v);
 }
 
-// A typed value: v itself, or the untyped literal v read in charset_id (base36 if 0).
+// A typed value: v itself, or the untyped literal v read in charset_id (base36 if 0). A
+// symbol the charset refuses is 22P02 naming the charset and the symbol; read as base36 for
+// want of a charset, the error also says how to name one.
 Lexid* resolve(Lexid* v, int32 charset_id)
 {
     if (lexid_charset_id(v) != 0)
         return v;
-    const Charset* cs = idseq::pg::charset_by_id(charset_id ? charset_id : default_charset_id);
-    return (Lexid*) DatumGetPointer(parse_to_datum(cs, (const char*) lexid_digits(v), lexid_length(v)));
+    if (charset_id != 0)
+        return (Lexid*) DatumGetPointer(
+            parse_to_datum(idseq::pg::charset_by_id(charset_id), (const char*) lexid_digits(v), lexid_length(v)));
+    const Charset* cs = idseq::pg::charset_by_id(default_charset_id);
+    lex::Digits& d = scratch_digits();
+    run([&] {
+        try {
+            lex::parse(*cs, std::string_view((const char*) lexid_digits(v), lexid_length(v)), d);
+        } catch (const idseq::Error& e) {
+            if (e.reason() != idseq::ErrorReason::InvalidSymbol)
+                throw;
+            throw idseq::Error(e.kind(), e.reason(), e.what(),
+                               e.detail() + " A lexid written without a charset is read as base36 where nothing gives it one.",
+                               "Name the charset with a type modifier, for example lexid(base62).");
+        }
+    });
+    return lexid_make(cs->id(), d.data(), d.size());
 }
 
 const Charset* charset_of(const Lexid* v)
@@ -252,6 +275,26 @@ int compare_datums(Datum a, Datum b)
         untyped_pair_error(x, y);
     resolve_pair(x, y);
     return lex::compare(lexid_digits(x), lexid_length(x), lexid_digits(y), lexid_length(y));
+}
+
+// lexid_larger/lexid_smaller: as transition functions of min() and max() over untyped values,
+// the two meet with nothing typed to serve: they compare as base36, as documented for
+// untyped values on their own, and the result is one of the arguments, so it prints as
+// written. Called directly (perhaps inlined beside a typed comparison), two untyped values
+// are the error of compare_datums.
+int compare_for_aggregate(FunctionCallInfo fcinfo)
+{
+    Datum a = PG_GETARG_DATUM(0);
+    Datum b = PG_GETARG_DATUM(1);
+    if (AggCheckCallContext(fcinfo, NULL) == 0)
+        return compare_datums(a, b);
+    Lexid* x = (Lexid*) PG_DETOAST_DATUM_PACKED(a);
+    Lexid* y = (Lexid*) PG_DETOAST_DATUM_PACKED(b);
+    if (lexid_charset_id(x) == 0 && lexid_charset_id(y) == 0) {
+        x = resolve(x, 0);
+        y = resolve(y, 0);
+    }
+    return compare_datums(PointerGetDatum(x), PointerGetDatum(y));
 }
 
 // The hash key is the spelling folded so that spellings any charset calls equal agree:
@@ -464,17 +507,60 @@ Datum lexid_out(PG_FUNCTION_ARGS)
     PG_RETURN_CSTRING(format_cstring(PG_GETARG_LEXID_PP(0)));
 }
 
-// Binary form, version 1: int8 version, text charset name, int4 length, length digit bytes.
-// An untyped value has the empty charset name and its spelling (UTF-8 bytes) for digits.
+// Binary form. Version 2, for values of custom charsets: int8 version, text charset name,
+// the charset's 16-byte fingerprint (Charset::fingerprint: its symbols and case folding),
+// int4 length, length digit bytes. Version 1 (idseq 1.1), for built-in charsets and untyped
+// values: the same without the fingerprint; an untyped value has the empty charset name and
+// its spelling (UTF-8 bytes) for digits.
+//
+// Digits mean something only under one definition of the charset: the receiver checks the
+// fingerprint against its own charset of that name, so a value never arrives re-spelled in a
+// differently defined same-named charset (42804, as array_recv and record_recv report a
+// binary value whose embedded type is not the one expected). A built-in charset has one
+// definition in every release, so its values keep version 1, which an idseq 1.1 receiver
+// (a subscriber or a Citus worker not yet updated) still reads; a 1.1 receiver refuses a
+// custom charset's version 2 value rather than re-spelling it.
+//
+// A version-1 value of a custom charset (a 1.1 publisher in binary logical replication, an
+// old binary dump) is refused: nothing in it tells which definition its digits were written
+// under.
+namespace {
+
+constexpr int kBinaryVersion = 2;
+
+[[noreturn]] void binary_definition_error(const char* name, int version)
+{
+    if (version == 1)
+        ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                        errmsg("binary lexid value of custom charset \"%s\" does not identify the charset's definition",
+                               name),
+                        errdetail("The value is in binary format version 1 (idseq 1.1), which carries the charset's "
+                                  "name but not its symbols; its digits cannot be checked against this database's "
+                                  "definition of \"%s\".",
+                                  name),
+                        errhint("Copy the data in text format (for a subscription: ALTER SUBSCRIPTION ... SET "
+                                "(binary = false)), or update idseq on the sending server to 1.2.")));
+    ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                    errmsg("binary lexid value of charset \"%s\" was written under another definition of the charset",
+                           name),
+                    errdetail("The sending database defines \"%s\" with other symbols or other case folding than this "
+                              "one; its digits would be read as other symbols here.",
+                              name),
+                    errhint("Define the charset identically in both databases (compare idseq_charsets), or convert "
+                            "the values: text format reads them back by spelling.")));
+}
+
+} // namespace
+
 Datum lexid_recv(PG_FUNCTION_ARGS)
 {
     StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
     int32 typmod = PG_NARGS() > 2 ? PG_GETARG_INT32(2) : -1;
     int version = pq_getmsgbyte(buf);
-    if (version != 1)
+    if (version != 1 && version != kBinaryVersion)
         ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
                         errmsg("unsupported binary lexid format version %d", version),
-                        errhint("This server reads version 1.")));
+                        errhint("This server reads versions 1 and 2.")));
     const char* name = pq_getmsgstring(buf);
     if (name[0] == '\0') {
         int32 n = pq_getmsgint(buf, 4);
@@ -494,6 +580,14 @@ Datum lexid_recv(PG_FUNCTION_ARGS)
         ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
                         errmsg("binary lexid value of charset \"%s\" does not match lexid(%s)", name,
                                charset_by_typmod(typmod)->name().c_str())));
+    if (version == 1) {
+        if (!cs->builtin())
+            binary_definition_error(name, version);
+    } else {
+        const char* fp = pq_getmsgbytes(buf, (int) Charset::kFingerprintBytes);
+        if (memcmp(fp, cs->fingerprint().data(), Charset::kFingerprintBytes) != 0)
+            binary_definition_error(name, version);
+    }
     int32 n = pq_getmsgint(buf, 4);
     if (n < 1 || (size_t) n > lex::kMaxLength)
         ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
@@ -511,11 +605,14 @@ Datum lexid_recv(PG_FUNCTION_ARGS)
 Datum lexid_send(PG_FUNCTION_ARGS)
 {
     Lexid* v = PG_GETARG_LEXID_PP(0);
-    const char* name = lexid_charset_id(v) == 0 ? "" : checked_charset(v)->name().c_str();
+    const Charset* cs = lexid_charset_id(v) == 0 ? nullptr : checked_charset(v);
     StringInfoData buf;
     pq_begintypsend(&buf);
-    pq_sendbyte(&buf, 1);
-    pq_sendstring(&buf, name);
+    const bool fingerprinted = cs != nullptr && !cs->builtin();
+    pq_sendbyte(&buf, fingerprinted ? kBinaryVersion : 1);
+    pq_sendstring(&buf, cs ? cs->name().c_str() : "");
+    if (fingerprinted)
+        pq_sendbytes(&buf, (const char*) cs->fingerprint().data(), (int) Charset::kFingerprintBytes);
     pq_sendint32(&buf, (int32) lexid_length(v));
     pq_sendbytes(&buf, (const char*) lexid_digits(v), (int) lexid_length(v));
     PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
@@ -544,6 +641,7 @@ Datum lexid_typmod_in(PG_FUNCTION_ARGS)
                             errhint("Use ci for a case-insensitive charset or cs for a case-sensitive one.")));
         const char* symbols = DatumGetCString(elems[1]);
         const bool ci = strcmp(flag, "ci") == 0;
+        check_symbols_encoding(name, symbols);
         // pg_upgrade: its schema restore may create a table before the registry table exists,
         // and it then moves the registry's rows with their data files. The type modifier
         // only has to be the id the name calls for, of a valid definition.
@@ -579,7 +677,9 @@ Datum lexid_typmod_out(PG_FUNCTION_ARGS)
                                cs->case_insensitive() ? ",ci" : ""));
 }
 
-// Assignment to a lexid(charset) column: the value must already be of that charset.
+// The length coercion to lexid(charset), applied by assignments, casts and PL/pgSQL alike:
+// the value must already be of that charset. The message says "cast", true in every one of
+// those contexts, and quotes at most 64 bytes of the value.
 Datum lexid_coerce(PG_FUNCTION_ARGS)
 {
     Lexid* v = PG_GETARG_LEXID_PP(0);
@@ -590,9 +690,11 @@ Datum lexid_coerce(PG_FUNCTION_ARGS)
     (void) checked_charset(v);
     if (lexid_charset_id(v) != typmod) {
         const char* target = charset_by_typmod(typmod)->name().c_str();
+        const char* value = format_cstring(v);
         ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-                        errmsg("lexid value \"%s\" of charset \"%s\" cannot be stored as lexid(%s)", format_cstring(v),
-                               charset_of(v)->name().c_str(), target),
+                        errmsg("lexid value \"%s\" of charset \"%s\" cannot be cast to lexid(%s)",
+                               idseq::pg::shown(value), charset_of(v)->name().c_str(), target),
+                        errdetail("A lexid value keeps its charset; a type modifier does not convert it."),
                         errhint("Write a literal or a generator's seed with the charset meant, for example "
                                 "'...'::lexid(%s); to keep the value's rank in the other charset instead, convert it "
                                 "with lexid_from_rank(lexid_rank(value), '%s').",
@@ -655,14 +757,12 @@ Datum lexid_cmp(PG_FUNCTION_ARGS)
 
 Datum lexid_larger(PG_FUNCTION_ARGS)
 {
-    PG_RETURN_DATUM(compare_datums(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)) >= 0 ? PG_GETARG_DATUM(0)
-                                                                                  : PG_GETARG_DATUM(1));
+    PG_RETURN_DATUM(compare_for_aggregate(fcinfo) >= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1));
 }
 
 Datum lexid_smaller(PG_FUNCTION_ARGS)
 {
-    PG_RETURN_DATUM(compare_datums(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)) <= 0 ? PG_GETARG_DATUM(0)
-                                                                                  : PG_GETARG_DATUM(1));
+    PG_RETURN_DATUM(compare_for_aggregate(fcinfo) <= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1));
 }
 
 Datum lexid_sortsupport(PG_FUNCTION_ARGS)
@@ -777,6 +877,7 @@ Datum idseq_charset_check(PG_FUNCTION_ARGS)
     char* symbols = text_to_cstring(PG_GETARG_TEXT_PP(2));
     bool ci = PG_GETARG_BOOL(3);
     bool ok = false;
+    check_symbols_encoding(name, symbols);
     run([&] {
         idseq::validate_charset_name(name);
         (void) Charset::make(id, name, symbols, ci);
@@ -789,8 +890,10 @@ Datum idseq_create_charset(PG_FUNCTION_ARGS)
 {
     if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
         ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("charset name, symbols and case flag must not be null")));
-    idseq::pg::register_charset(text_to_cstring(PG_GETARG_TEXT_PP(0)), text_to_cstring(PG_GETARG_TEXT_PP(1)),
-                                PG_GETARG_BOOL(2), false);
+    const char* name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+    const char* symbols = text_to_cstring(PG_GETARG_TEXT_PP(1));
+    check_symbols_encoding(name, symbols);
+    idseq::pg::register_charset(name, symbols, PG_GETARG_BOOL(2), false);
     PG_RETURN_VOID();
 }
 

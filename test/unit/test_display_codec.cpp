@@ -476,3 +476,20 @@ TEST(Scramble, Errors)
     EXPECT_EQ(kind_of([&] { scramble(2, key, 1); }), ErrorKind::OutOfRange);
     EXPECT_EQ(kind_of([&] { scramble(std::numeric_limits<int64_t>::min(), key, 63); }), ErrorKind::OutOfRange);
 }
+
+// A code longer than any bigint's code is refused before it is scanned; a huge scramble key
+// is a program limit, not an allocation failure.
+TEST(Codec, OverlongCodeAndKeyRefusedAtOnce)
+{
+    using idseq::unit::error_of;
+    const Charset& b62 = *builtin_charset("base62");
+    std::string huge(100u << 20, 'z'); // 100 MB
+    Error e = error_of([&] { decode(b62, huge, 0, 0); });
+    EXPECT_EQ(e.kind(), ErrorKind::OutOfRange);
+    EXPECT_EQ(std::string(e.what()).substr(0, 6), "code \"");
+    EXPECT_EQ(error_of([&] { decode(b62, std::string(kMaxCodeBytes + 1, '1'), 0, 0); }).kind(), ErrorKind::OutOfRange);
+    // the longest legal code still decodes: width 64, all zero symbols but the last
+    EXPECT_EQ(decode(b62, std::string(63, '0') + "1", 0, 64), 1);
+    EXPECT_EQ(error_of([&] { derive_key(std::string(kMaxScrambleKeyBytes + 1, 'k')); }).kind(), ErrorKind::Limit);
+    EXPECT_NO_THROW(derive_key(std::string(kMaxScrambleKeyBytes, 'k')));
+}

@@ -335,3 +335,44 @@ TEST(Lexid, FromRankBoundsFirst)
     EXPECT_EQ(e.kind(), ErrorKind::InvalidParameter);
     EXPECT_LT(std::string(e.what()).size(), 200u);
 }
+
+// An untyped spelling is checked by rules no charset can change: whatever any charset could
+// read passes, whatever none could is a Syntax error.
+TEST(Lexid, CheckSpellingIsLexical)
+{
+    using idseq::unit::error_of;
+    EXPECT_NO_THROW(lex::check_spelling("AB!\"★"));
+    EXPECT_NO_THROW(lex::check_spelling(std::string(lex::kMaxLength, 'x')));
+    std::string stars;
+    for (size_t i = 0; i < lex::kMaxLength; i++)
+        stars += "★";
+    EXPECT_NO_THROW(lex::check_spelling(stars)); // 1024 characters, 3072 bytes
+    EXPECT_EQ(error_of([] { lex::check_spelling(""); }).kind(), ErrorKind::Syntax);
+    EXPECT_EQ(error_of([&] { lex::check_spelling(stars + "x"); }).kind(), ErrorKind::Syntax);
+    Error sp = error_of([] { lex::check_spelling("ab c"); });
+    EXPECT_STREQ(sp.what(), "invalid character \" \" at position 3 in \"ab c\"");
+    Error nl = error_of([] { lex::check_spelling("a\n"); });
+    EXPECT_STREQ(nl.what(), "invalid character \"\\x0A\" at position 2 in \"a\\x0A\"");
+    Error zw = error_of([] { lex::check_spelling("a\xE2\x80\x8B"); }); // U+200B
+    EXPECT_STREQ(zw.what(), "invalid character \"U+200B\" at position 2 in \"a\xE2\x80\x8B\"");
+    Error bad = error_of([] { lex::check_spelling("a\xFF"); });
+    EXPECT_STREQ(bad.what(), "invalid byte \"\\xFF\" at position 2 in \"a\\xFF\"");
+    // the same rule as charset definitions: no charset can hold what the spelling refuses
+    for (int32_t cp : {0x09, 0x20, 0x7F, 0x85, 0xA0, 0x2028, 0x3000, 0xFEFF})
+        EXPECT_FALSE(symbol_code_point(cp));
+    EXPECT_TRUE(symbol_code_point('!'));
+}
+
+// Callers tell errors apart by their reason, never by their message text.
+TEST(Lexid, InvalidSymbolHasItsReason)
+{
+    using idseq::unit::error_of;
+    const Charset& b36 = *builtin_charset("base36");
+    lex::Digits d;
+    Error e = error_of([&] { lex::parse(b36, "AB!", d); });
+    EXPECT_EQ(e.kind(), ErrorKind::Syntax);
+    EXPECT_EQ(e.reason(), ErrorReason::InvalidSymbol);
+    EXPECT_EQ(error_of([&] { lex::parse(b36, "", d); }).reason(), ErrorReason::Unspecified);
+    EXPECT_EQ(error_of([&] { lex::parse(b36, std::string(1025, 'A'), d); }).reason(), ErrorReason::Unspecified);
+    EXPECT_EQ(error_of([&] { lex::add_text(b36, "A!", 1, false); }).reason(), ErrorReason::InvalidSymbol);
+}

@@ -1,3 +1,4 @@
+#include "charset.h"
 #include "shown.h"
 
 #include <gtest/gtest.h>
@@ -37,6 +38,26 @@ TEST(Shown, EscapesControlCharacters)
 {
     EXPECT_EQ(shown(std::string("a\nb\x7F", 4)), "a\\x0Ab\\x7F");
     EXPECT_EQ(shown(std::string("\xFF\xE2\x98", 3)), "\\xFF\\xE2\\x98"); // not UTF-8
+}
+
+} // namespace idseq
+
+namespace idseq {
+
+// Outside UTF8 databases a message escapes every non-ASCII byte: the core cannot tell what
+// the bytes mean there, and the message must be valid in the database encoding.
+TEST(Shown, NonAsciiBytesEscapedWhereMessagesMustBeAscii)
+{
+    EXPECT_EQ(shown("a\xC3\xA9"), "a\xC3\xA9");
+    EXPECT_EQ(describe_char("\xC3\xA9"), "\xC3\xA9");
+    set_messages_utf8(false);
+    EXPECT_EQ(shown("a\xC3\xA9"), "a\\xC3\\xA9");
+    EXPECT_EQ(shown("\xA4\xA2x"), "\\xA4\\xA2x"); // EUC_JP's あ, not UTF-8
+    EXPECT_EQ(describe_char("\xC3\xA9"), "\\xC3\\xA9");
+    set_messages_utf8(true);
+    // short values too: control characters and invalid bytes are escaped at any length
+    EXPECT_EQ(shown("a\nb"), "a\\x0Ab");
+    EXPECT_EQ(shown("\xFF"), "\\xFF");
 }
 
 } // namespace idseq
