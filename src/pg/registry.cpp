@@ -684,30 +684,6 @@ const Charset* register_charset(const char* name, const char* symbols, bool case
     return adopt(id, name, symbols, case_insensitive, false);
 }
 
-bool some_charset_accepts(const char* str, size_t len)
-{
-    bool ok = false;
-    run([&] {
-        for (const Charset& c : builtin_charsets())
-            ok = ok || lex::valid(c, std::string_view(str, len));
-    });
-    if (ok)
-        return true;
-    ensure_cache();
-    check_registry();
-    // Every row is checked, none is cached (a definition is built for the check and dropped).
-    scan_all([&](const Row& r) {
-        run([&] {
-            if (const Charset* c = cached(r.id))
-                ok = lex::valid(*c, std::string_view(str, len));
-            else
-                ok = lex::valid(Charset::make(r.id, r.name, r.symbols, r.ci), std::string_view(str, len));
-        });
-        return !ok;
-    });
-    return ok;
-}
-
 const Charset* charset_by_name_or_null(const char* name)
 {
     size_t len = strlen(name);

@@ -30,9 +30,6 @@ const Charset* charset_by_text_cached(FunctionCallInfo fcinfo, text* name);
 // By id, as stored in lexid values and type modifiers.
 const Charset* charset_by_id(int32 id);
 const Charset* charset_by_name_or_null(const char* name);
-// Whether some built-in or registered charset reads the text as a lexid. Reads every row
-// (checking for interrupts), caching none of them.
-bool some_charset_accepts(const char* str, size_t len);
 // Registers a custom charset (idseq_create_charset and the self-describing type modifier).
 // With if_absent, an identical existing definition is accepted silently (no write, so this
 // also works in a read-only transaction); creating one in a read-only transaction is a
