@@ -45,21 +45,20 @@ my $scans = $node->safe_psql('postgres', q{
 });
 is($scans, "500\n200\n0|t", '700 lookups of uncached charsets: index scans only, no sequential scan');
 
-# ===== long work stops at statement_timeout =====
-# An untyped literal that no charset reads is checked against every registered charset
-# (until untyped input is purely lexical); the scan checks for interrupts between rows.
+# ===== reading an untyped literal costs nothing per registered charset =====
+# Untyped input is purely lexical: a literal that no charset may read is kept as written
+# (it is checked where it meets a charset), so neither its time nor its memory depends on
+# the registry, and there is no long work for statement_timeout to stop.
 my ($ret, $out, $err) = $node->psql('postgres', q{
     SELECT clock_timestamp() AS t0 \gset
     SET statement_timeout = '100ms';
-    SELECT '"'::lexid;
+    SELECT '"'::lexid \g /dev/null
     RESET statement_timeout;
     SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3);
 }, on_error_stop => 0);
-note("an untyped literal with statement_timeout = 100ms ended after $out s: $err");
-like($err, qr/canceling statement due to statement timeout|invalid character/, 'the untyped literal: refused or cancelled');
-ok($err =~ /canceling statement due to statement timeout/ || $out < 0.2,
-   'a statement that outlives statement_timeout is cancelled');
-cmp_ok($out, '<', 1.0, 'and ends within 1 s');
+note("an untyped literal among $n charsets took $out s");
+is($err, '', 'an untyped literal no charset reads is kept as written, with no error');
+cmp_ok($out, '<', 0.1, 'and is read within statement_timeout (100 ms) whatever the registry holds');
 
 # A lookup costs about the same whatever the registry holds: 5,000 lookups of distinct
 # charsets in a fresh backend (each one a cache miss).
@@ -81,8 +80,8 @@ cmp_ok($per_lookup_us, '<', 1000, 'a lookup among 60,000 charsets costs less tha
     SELECT count(code_format(1, 3, 'cs_' || g)) FROM generate_series(11001, 14000) g \g /dev/null
     SELECT count(code_format(1, 3, 'cs_' || g)) FROM generate_series(14001, 20000) g \g /dev/null
     SELECT rss_anon_kb();
-    SELECT '"'::lexid;
-    SELECT '"'::lexid;
+    SELECT '"'::lexid \g /dev/null
+    SELECT '"'::lexid \g /dev/null
     SELECT rss_anon_kb();
     BEGIN;
     SELECT count(code_format(1, 3, 'cs_' || g)) FROM generate_series(20001, 60000) g \g /dev/null
