@@ -108,6 +108,32 @@ like($tpout, qr/^\s*table public\.lr_flip: INSERT: v\[(?:public\.)?lexid\]:'ba'\
      'decoded at PREPARE, rolled back, created again with other symbols: both print as written');
 is($tperr, '', 'without an error');
 
+# A REINDEX, VACUUM FULL or CLUSTER of the registry after a change and before it is decoded:
+# the decoder's historic snapshot names the index files of that time, now truncated. A new
+# backend (no cached charset) and a walsender must still print the change.
+$pub->safe_psql('postgres', q{
+    SELECT pg_create_logical_replication_slot('rw', 'test_decoding');
+    SELECT idseq_create_charset('rewritten', 'pqrs');
+    CREATE TABLE lr_rw (id int PRIMARY KEY, v lexid(rewritten));
+    INSERT INTO lr_rw VALUES (1, 'srqp');
+});
+$pub->safe_psql('postgres', 'VACUUM FULL idseq_charset_registry');
+$pub->safe_psql('postgres', 'REINDEX TABLE idseq_charset_registry');
+$pub->safe_psql('postgres', 'CLUSTER idseq_charset_registry USING idseq_charset_registry_pkey');
+my (undef, $rwout, $rwerr) = $pub->psql('postgres', q{
+    SELECT string_agg(data, ' ') FROM pg_logical_slot_peek_changes('rw', NULL, NULL, 'include-xids', '0', 'skip-empty-xacts', '1')
+     WHERE data ~ 'lr_rw'});
+like($rwout, qr/table public\.lr_rw: INSERT: id\[integer\]:1 v\[(?:public\.)?lexid\]:'srqp'/,
+     'a registry rewritten after the change: a new backend decodes it');
+is($rwerr, '', 'without an error');
+my $rwend = $pub->safe_psql('postgres', 'SELECT pg_current_wal_lsn()');
+my $rwrecv = eval {
+    $pub->pg_recvlogical_upto('postgres', 'rw', $rwend, $PostgreSQL::Test::Utils::timeout_default,
+                              'include-xids' => '0', 'skip-empty-xacts' => '1');
+} // "pg_recvlogical failed: $@";
+like($rwrecv, qr/table public\.lr_rw: INSERT: id\[integer\]:1 v\[(?:public\.)?lexid\]:'srqp'/,
+     'a registry rewritten after the change: a walsender decodes it');
+
 # ===== real subscriptions, text and binary =====
 my $sub = PostgreSQL::Test::Cluster->new('ld_sub');
 $sub->init;

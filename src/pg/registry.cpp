@@ -414,8 +414,14 @@ const Charset* load(bool by_id, Datum key)
                                OidIsValid(cache->name_collation) ? cache->name_collation : C_COLLATION_OID, F_TEXTEQ,
                                key);
     }
-    // Without its index (a superuser dropped it) the scan still answers, sequentially.
-    SysScanDesc scan = systable_beginscan(rel, index, OidIsValid(index), NULL, 1, &skey);
+    // Without its index (a superuser dropped it) the scan still answers, sequentially. So it
+    // does while decoding: a historic snapshot sees the pg_class row of the index as of the
+    // decoded change, and a REINDEX, VACUUM FULL or CLUSTER of the registry since then has
+    // truncated the file that row names. PostgreSQL redirects the table itself to its current
+    // file (RelationInitPhysicalAddr, for user catalog tables) but not its indexes. Lookups
+    // are cached, so decoding scans the (small) table once per charset and backend.
+    const bool use_index = OidIsValid(index) && !HistoricSnapshotActive();
+    SysScanDesc scan = systable_beginscan(rel, index, use_index, NULL, 1, &skey);
     HeapTuple t = systable_getnext(scan);
     const Charset* out = nullptr;
     if (HeapTupleIsValid(t)) {
