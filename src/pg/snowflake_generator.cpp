@@ -4,7 +4,9 @@
 // README for that scope). Its state:
 //
 //   H  the durable high-water mark, a time unit: every id ever issued has unit <= H. It is the
-//      value of the layout's state sequence (WAL-logged), moved with setval() and flushed
+//      greater of the values of the layout's state sequence and of its guard (both WAL-logged;
+//      the database owner may set the first, as a restore does, only the generator writes the
+//      second, so H cannot be lowered: read_mark), moved with setval() and flushed
 //      with XLogFlush() -- and, when synchronous_standby_names is set, flushed by the
 //      synchronous standbys whatever the session's synchronous_commit -- BEFORE any id under
 //      it is issued (confirm_mark). Crash recovery replays it, a streaming standby replays
@@ -175,15 +177,16 @@ int64 durable_mark(const Entry* e)
     return h;
 }
 
-// Moves H to target with setval() (WAL-logged by sequence.c), as the sequence's owner so that
-// callers need no privilege on it. Not durable yet: see confirm_mark. An error on the way
-// restores the user with the transaction.
+// Moves H to target with setval() (WAL-logged by sequence.c) on the guard and on the state
+// sequence (see read_mark), as their owner so that callers need no privilege on them. Not
+// durable yet: see confirm_mark. An error on the way restores the user with the transaction.
 void write_mark(const Entry* e, int64 target)
 {
     Oid saved_user;
     int saved_context;
     GetUserIdAndSecContext(&saved_user, &saved_context);
     SetUserIdAndSecContext(e->state_owner, saved_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+    DirectFunctionCall3(setval3_oid, ObjectIdGetDatum(e->guard_relid), Int64GetDatum(target), BoolGetDatum(true));
     DirectFunctionCall3(setval3_oid, ObjectIdGetDatum(e->state_relid), Int64GetDatum(target), BoolGetDatum(true));
     SetUserIdAndSecContext(saved_user, saved_context);
 }

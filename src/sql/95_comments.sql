@@ -114,3 +114,5 @@ COMMENT ON EVENT TRIGGER idseq_lexid_column_guard IS
     'refuses stored lexid columns, domains and range types without a charset (declare lexid(base36) or the charset meant)';
 COMMENT ON FUNCTION @extschema@.idseq_snowflake_check_new(text, timestamptz, text, interval) IS
     'internal: checks a new layout definition and its field order (ids must increase per node); returns the canonical field list';
+COMMENT ON FUNCTION @extschema@.idseq_layout_guard(regclass) IS
+    'internal: the guard of a snowflake layout''s state sequence, the high-water mark only the extension writes (created when missing)';
