@@ -701,4 +701,28 @@ GenState rebuild_state(const Layout& layout, bool last_known, int64_t last_id, i
     return state;
 }
 
+bool sync_standbys_status_bits(int server_version_num)
+{
+    // The first minor of each major with the bits; majors before 13 never had them (12 had
+    // reached its end of life), 18 and later have them from their first release.
+    const int major = server_version_num / 10000;
+    switch (major) {
+    case 13: return server_version_num >= 130021;
+    case 14: return server_version_num >= 140018;
+    case 15: return server_version_num >= 150013;
+    case 16: return server_version_num >= 160009;
+    case 17: return server_version_num >= 170005;
+    default: return major >= 18;
+    }
+}
+
+int sync_standbys_required(int server_version_num, uint8_t flag)
+{
+    if (!sync_standbys_status_bits(server_version_num))
+        return flag != 0 ? 1 : 0;
+    if ((flag & 1) == 0)
+        return -1;
+    return (flag & 2) != 0 ? 1 : 0;
+}
+
 } // namespace idseq

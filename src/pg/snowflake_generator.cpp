@@ -123,9 +123,15 @@ bool sync_required()
     if (max_wal_senders == 0)
         return false;
 #ifdef SYNC_STANDBY_DEFINED
-    static_assert(SYNC_STANDBY_INIT == 1 && SYNC_STANDBY_DEFINED == 2, "the bits compat_syncrep.h reads");
+    static_assert(SYNC_STANDBY_INIT == 1 && SYNC_STANDBY_DEFINED == 2, "the bits idseq::sync_standbys_required reads");
 #endif
-    const int shared_state = idseq_shared_sync_standbys(WalSndCtl);
+    // The running server's version, not the headers' (compat_syncrep.h): read once per backend.
+    static int server_version = 0;
+    if (server_version == 0) {
+        const char* v = GetConfigOption("server_version_num", false, false);
+        server_version = v ? atoi(v) : PG_VERSION_NUM;
+    }
+    const int shared_state = idseq::sync_standbys_required(server_version, idseq_sync_standbys_byte(WalSndCtl));
     if (shared_state >= 0)
         return shared_state == 1;
     return SyncRepStandbyNames && SyncRepStandbyNames[0] != '\0';

@@ -1898,3 +1898,32 @@ TEST(SnowflakeGenerator, AnchorOffsetRoundTrips)
         EXPECT_EQ(r.anchor_unit, -1);
     }
 }
+
+// WalSndCtlData's synchronous-standby byte: a bool before the minor releases of May 2025, bits
+// since. The decision follows the running server's version on both sides of each boundary,
+// whatever headers the module was built with.
+TEST(SnowflakeSyncStandbys, MeaningFollowsTheRunningServersVersion)
+{
+    struct Case {
+        int version;
+        bool bits;
+    };
+    const Case cases[] = {
+        {120022, false}, {130020, false}, {130021, true},  {140017, false}, {140018, true},
+        {150000, false}, {150012, false}, {150013, true},  {150020, true},  {160008, false},
+        {160009, true},  {170004, false}, {170005, true},  {180000, true},  {190001, true},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.version);
+        EXPECT_EQ(sync_standbys_status_bits(c.version), c.bits);
+        if (c.bits) {
+            EXPECT_EQ(sync_standbys_required(c.version, 0), -1); // the checkpointer has not read it yet
+            EXPECT_EQ(sync_standbys_required(c.version, 1), 0); // read, empty: the case old code read as "required"
+            EXPECT_EQ(sync_standbys_required(c.version, 3), 1);
+            EXPECT_EQ(sync_standbys_required(c.version, 2), -1); // defined but not initialised: not known
+        } else {
+            EXPECT_EQ(sync_standbys_required(c.version, 0), 0);
+            EXPECT_EQ(sync_standbys_required(c.version, 1), 1); // true: the case new code read as "not required"
+        }
+    }
+}
