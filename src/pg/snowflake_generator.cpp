@@ -80,6 +80,7 @@ extern "C" {
 #include "replication/walsender_private.h"
 #include "storage/lmgr.h"
 #include "utils/guc.h"
+#include "utils/wait_event.h"
 }
 
 #include "compat_syncrep.h"
@@ -275,6 +276,8 @@ void wait_for_unit(const Entry* e, int64 unit)
         uint64 seen = pg_atomic_read_u64(&e->slot->spinner_unit);
         spin = seen != (uint64) unit && pg_atomic_compare_exchange_u64(&e->slot->spinner_unit, &seen, (uint64) unit);
     }
+    // Shown in pg_stat_activity as pg_sleep() shows its own (wait_event PgSleep, type Timeout).
+    pgstat_report_wait_start(WAIT_EVENT_PG_SLEEP);
     if (spin) {
         clock_waiter.wait_until(start, now_unix_us, [](int64 us) { pg_usleep((long) us); },
                                 [] { return InterruptPending != 0; });
@@ -283,6 +286,7 @@ void wait_for_unit(const Entry* e, int64 unit)
         if (left > 0)
             pg_usleep((long) std::min<int64>(left, idseq::ClockWaiter::kMaxSleepUs));
     }
+    pgstat_report_wait_end();
     CHECK_FOR_INTERRUPTS();
 }
 

@@ -1,0 +1,43 @@
+# A snowflake_nextval that waits for the clock shows it in pg_stat_activity (issue 18, item
+# 5): wait_event_type Timeout, wait_event PgSleep, as pg_sleep() shows its own. A layout with
+# hour units and a 1-bit seq field holds two ids per hour, so the third call of a session
+# waits for the next hour, on both generator paths; a cancel ends the wait.
+use strict;
+use warnings;
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('sf_wait_event');
+$node->init;
+$node->append_conf('postgresql.conf', "idseq.node_id = 1\nmax_connections = 10\n");
+$node->start;
+$node->safe_psql('postgres', q{
+    CREATE EXTENSION idseq;
+    SELECT snowflake_create_layout('two_an_hour_shared', '2024-01-01 00:00:00+00', 'time:30,seq:1', '1 hour');
+    SELECT snowflake_create_layout('two_an_hour_plain', '2024-01-01 00:00:00+00', 'time:30,seq:1', '1 hour');
+});
+
+for my $path ('shared', 'plain') {
+    $node->append_conf('postgresql.conf',
+        "shared_preload_libraries = '" . ($path eq 'shared' ? 'idseq' : '') . "'\n");
+    $node->restart;
+    my $layout = "two_an_hour_$path";
+    my ($out, $err) = ('', '');
+    my $waiter = IPC::Run::start(
+        [ 'psql', '-XAtq', '-h', $node->host, '-p', $node->port, '-d', 'postgres',
+          '-c', "SELECT count(snowflake_nextval('$layout')) FROM generate_series(1, 3)" ],
+        '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    ok($node->poll_query_until('postgres', qq{
+        SELECT count(*) > 0 FROM pg_stat_activity
+         WHERE query LIKE '%snowflake_nextval(''$layout'')%' AND wait_event_type = 'Timeout' AND wait_event = 'PgSleep'}),
+        "$path: a wait for the clock shows wait_event PgSleep");
+    $node->safe_psql('postgres', qq{
+        SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+         WHERE query LIKE '%snowflake_nextval(''$layout'')%' AND pid <> pg_backend_pid()});
+    $waiter->finish;
+    like($err, qr/canceling statement due to user request/, "$path: a cancel ends the wait");
+}
+
+done_testing();
