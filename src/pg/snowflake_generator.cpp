@@ -79,7 +79,9 @@ extern "C" {
 #include "replication/walsender.h"
 #include "replication/walsender_private.h"
 #include "storage/lmgr.h"
+#include "storage/proc.h"
 #include "utils/guc.h"
+#include "utils/resowner.h"
 #include "utils/wait_event.h"
 }
 
@@ -618,7 +620,17 @@ int64 nextval_slow(Entry* e, int32 node)
         unlock_layout(e);
     }
     const int64 ahead = ahead_units_of(e);
-    Relation rel = relation_open(e->last_relid, RowExclusiveLock);
+    // P's lock once per transaction, owned by the top transaction so that a subtransaction's
+    // abort does not release it, as nextval does (sequence.c, lock_and_open_sequence): a
+    // lock-manager call per id was most of what this path cost beyond nextval.
+    if (e->last_locked_lxid != IDSEQ_MY_LXID()) {
+        ResourceOwner current = CurrentResourceOwner;
+        CurrentResourceOwner = TopTransactionResourceOwner;
+        LockRelationOid(e->last_relid, RowExclusiveLock);
+        CurrentResourceOwner = current;
+        e->last_locked_lxid = IDSEQ_MY_LXID();
+    }
+    Relation rel = relation_open(e->last_relid, NoLock);
     for (;;) {
         const uint64 rnd = e->has_rand ? pg_prng_uint64(&pg_global_prng_state) : 0;
         Buffer buf;

@@ -26,6 +26,7 @@ extern "C" {
 #include "port/atomics.h"
 #include "storage/bufmgr.h"
 #include "storage/ipc.h"
+#include "storage/lock.h"
 #include "storage/spin.h"
 #include "utils/timestamp.h"
 }
@@ -134,6 +135,7 @@ struct Entry {
     int64 mark = -1; // ... and as last read or written
     int64 sync_mark = -1; // ... and as last confirmed while synchronous standbys were required
     int64 last_clock_unit = INT64_MIN; // slow path: this backend's clock at its last id
+    LocalTransactionId last_locked_lxid = InvalidLocalTransactionId; // slow path: P locked in this transaction
     int64 last_warning_us = INT64_MIN;
 };
 
