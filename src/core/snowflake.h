@@ -155,6 +155,10 @@ struct GenState {
     // backends whose readings disagree, cannot push the ids ahead step by step. See next().
     int64_t anchor_unit = -1;
     int64_t anchor_mono_us = 0;
+    // The last id is another node's (idseq.node_id changed since; set by state_at and
+    // resume_from_last_id, cleared by an issue): next() starts the unit after the last id's at
+    // once, up to one unit ahead of the clock, rather than wait for the clock to reach it.
+    bool node_changed = false;
 };
 
 struct Step {

@@ -944,10 +944,24 @@ TEST(SnowflakeDurable, ResumeFromLastId)
     EXPECT_EQ(n.clock_back, 0);
     EXPECT_GT(compose(s, n.unit, 5, n.counter, 0), id);
 
-    // Another node id: the unit is finished, so the next id is greater even for a smaller node.
+    // Another node id: the unit is finished, so the next id is greater even for a smaller node,
+    // and it goes into the next unit at once, one unit ahead of the clock, instead of waiting
+    // for the clock to reach that unit (up to a whole unit; an hour on an hourly layout).
     GenState other = resume_from_last_id(s, id, 800, 4);
     EXPECT_EQ(other.counter, kCounterSpent);
-    EXPECT_EQ(next(s, other, 777, 0).kind, Step::WaitForClock);
+    EXPECT_TRUE(other.node_changed);
+    GenState at_once = other;
+    Step first = next(s, at_once, 777, 0, 0, 777 * s.unit_us);
+    EXPECT_EQ(first.kind, Step::Issue);
+    EXPECT_EQ(first.unit, 778);
+    EXPECT_FALSE(at_once.node_changed);
+    EXPECT_EQ(at_once.anchor_unit, 778); // an event: anchored one unit past the last id
+    // the new node's next ids stay in that unit, and the one after waits for the pace
+    Step second = next(s, at_once, 777, 0, 0, 777 * s.unit_us + 10);
+    EXPECT_EQ(second.kind, Step::Issue);
+    EXPECT_EQ(second.unit, 778);
+    at_once.counter = kCounterSpent;
+    EXPECT_EQ(next(s, at_once, 777, 0, 0, 777 * s.unit_us + 20).kind, Step::WaitForClock);
     Step m = next(s, other, 700, 0);
     EXPECT_EQ(m.unit, 778);
     EXPECT_GT(compose(s, m.unit, 4, m.counter, 0), id);
