@@ -114,7 +114,7 @@ SELECT * FROM snowflake_unpack(snowflake_pack('orders', '2024-06-01 12:00:00.123
 SELECT * FROM snowflake_unpack(snowflake_pack('per_second', '2024-06-01 12:00:00.9+00', 2047, rand => 1048575),
                                'per_second');
 SELECT snowflake_timestamp(snowflake_pack('days', '2024-06-01 12:00:00+00'), 'days');
--- a layout whose time field outlasts the timestamp type: its last time is infinity
+-- a layout whose time field outlasts int64 microseconds: its last time is where they end (294247-01-10)
 SELECT * FROM expect_error($$SELECT snowflake_pack('days', 'infinity')$$);
 SELECT * FROM expect_error($$SELECT snowflake_timestamp(9223372036854775807, 'days')$$);
 

@@ -91,8 +91,8 @@ is($node->safe_psql('app2', q{
     SELECT string_agg(format('%s %s %s', c.relname, pg_get_userbyid(c.relowner), d.refobjid::regclass), ', ' ORDER BY c.relname)
       FROM pg_class c LEFT JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'a'
      WHERE c.relname LIKE 'idseq\_sf\_%orders'}),
-    'idseq_sf_last_orders postgres idseq_layout_registry, idseq_sf_state_orders postgres idseq_layout_registry',
-    'the restored layout sequences belong to the registry, as snowflake_create_layout leaves them');
+    'idseq_sf_guard_orders postgres , idseq_sf_last_orders postgres idseq_layout_registry, idseq_sf_state_orders postgres idseq_layout_registry',
+    'the restored layout sequences belong to the registry, as snowflake_create_layout leaves them, with a guard of the extension');
 my $max = $node->safe_psql('app2', 'SELECT max(id) FROM orders');
 as_ok('alice', 'app2', 'INSERT INTO orders (code) VALUES (NULL)', 'the restored layout generates');
 is($node->safe_psql('app2', "SELECT count(*) FROM orders WHERE id > $max"), '1', '... above every restored id');
@@ -160,8 +160,8 @@ $node->safe_psql('old', q{CREATE EXTENSION idseq VERSION '1.1';
 $node->safe_psql('fresh', q{CREATE EXTENSION idseq; SELECT snowflake_create_layout('legacy', '2024-01-01', 'time:41,seq:22')});
 is($node->safe_psql('old', $descriptions), $node->safe_psql('fresh', $descriptions),
     'updated from 1.1: the same descriptions as a fresh install');
-is($node->safe_psql('old', $legacy_grants), 'idseq_sf_last_legacy SELECT,UPDATE idseq_sf_state_legacy SELECT,UPDATE',
-    'updated from 1.1: the database owner may dump and restore an older layout\'s marks');
+is($node->safe_psql('old', $legacy_grants), 'idseq_sf_guard_legacy  idseq_sf_last_legacy SELECT,UPDATE idseq_sf_state_legacy SELECT,UPDATE',
+    'updated from 1.1: the database owner may dump and restore an older layout\'s marks, and cannot write its guard');
 is($node->safe_psql('fresh', $legacy_grants), $node->safe_psql('old', $legacy_grants), '... as in a fresh install');
 
 $node->stop;

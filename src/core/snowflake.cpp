@@ -447,6 +447,18 @@ Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t rand
         anchor_mono = mono;
         frontier = anchor_unit;
     }
+    if (state.node_changed && unit > frontier && unit == state.last_unit + 1) {
+        // A node id change starts a new unit (ids of the new node in the old id's unit could
+        // meet ids it issued there before an earlier change). No id of this generator lies in
+        // the unit after the last one, so the new node's ids go there at once instead of
+        // waiting for the clock, which could take a whole unit (an hour on an hourly layout):
+        // an event, like a restart above the clock, that anchors the frontier one unit past
+        // the last id, going on at the pace of monotonic time. The ids are then at most one
+        // unit ahead of the clock, and the gap never widens.
+        anchor_unit = unit;
+        anchor_mono = mono;
+        frontier = unit;
+    }
     if (frontier <= base)
         anchor_unit = -1;
     if (unit > frontier) {
@@ -461,6 +473,7 @@ Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t rand
     state.last_now = now_unit;
     state.anchor_unit = anchor_unit;
     state.anchor_mono_us = anchor_mono;
+    state.node_changed = false;
     return Step{Step::Issue, unit, counter, clock_back};
 }
 
@@ -556,8 +569,10 @@ GenState state_at(const Layout& layout, uint64_t word, int64_t node, int64_t res
     GenState state;
     state.last_unit = pos.last_unit;
     state.counter = pos.counter;
-    if (pos.last_unit >= 0 && layout.has(Field::Node) && pos.node != node)
+    if (pos.last_unit >= 0 && layout.has(Field::Node) && pos.node != node) {
         finish_unit(state);
+        state.node_changed = true;
+    }
     state.reserved_unit = reserved_unit;
     state.last_now = last_now;
     state.anchor_unit = anchor_unit;
@@ -684,8 +699,10 @@ GenState resume_from_last_id(const Layout& layout, int64_t last_id, int64_t dura
     state.counter = counter_of(layout, last_id);
     state.reserved_unit = durable_unit;
     state.last_now = kInt64Min;
-    if (layout.has(Field::Node) && node_of(layout, last_id) != node_id)
+    if (layout.has(Field::Node) && node_of(layout, last_id) != node_id) {
         finish_unit(state);
+        state.node_changed = true;
+    }
     return state;
 }
 
@@ -699,6 +716,30 @@ GenState rebuild_state(const Layout& layout, bool last_known, int64_t last_id, i
         restart_from(state, restart_unit);
     state.reserved_unit = std::max(reserved_unit, restart_unit);
     return state;
+}
+
+bool sync_standbys_status_bits(int server_version_num)
+{
+    // The first minor of each major with the bits; majors before 13 never had them (12 had
+    // reached its end of life), 18 and later have them from their first release.
+    const int major = server_version_num / 10000;
+    switch (major) {
+    case 13: return server_version_num >= 130021;
+    case 14: return server_version_num >= 140018;
+    case 15: return server_version_num >= 150013;
+    case 16: return server_version_num >= 160009;
+    case 17: return server_version_num >= 170005;
+    default: return major >= 18;
+    }
+}
+
+int sync_standbys_required(int server_version_num, uint8_t flag)
+{
+    if (!sync_standbys_status_bits(server_version_num))
+        return flag != 0 ? 1 : 0;
+    if ((flag & 1) == 0)
+        return -1;
+    return (flag & 2) != 0 ? 1 : 0;
 }
 
 } // namespace idseq

@@ -155,6 +155,10 @@ struct GenState {
     // backends whose readings disagree, cannot push the ids ahead step by step. See next().
     int64_t anchor_unit = -1;
     int64_t anchor_mono_us = 0;
+    // The last id is another node's (idseq.node_id changed since; set by state_at and
+    // resume_from_last_id, cleared by an issue): next() starts the unit after the last id's at
+    // once, up to one unit ahead of the clock, rather than wait for the clock to reach it.
+    bool node_changed = false;
 };
 
 struct Step {
@@ -421,5 +425,24 @@ GenState resume_from_last_id(const Layout& layout, int64_t last_id, int64_t dura
 // them would ask for a new reservation on every attempt and never issue an id.
 GenState rebuild_state(const Layout& layout, bool last_known, int64_t last_id, int64_t restart_unit,
                        int64_t reserved_unit, int64_t node_id);
+
+// ---- The server's synchronous-standby flag ---------------------------------------------------
+//
+// The generator waits for the synchronous standbys as a commit does, and tells whether the
+// server requires them by the byte PostgreSQL keeps after WalSndCtlData::lsn[]
+// (replication/walsender_private.h). Its meaning changed in the minor releases of 8 May 2025
+// (13.21, 14.18, 15.13, 16.9, 17.5; 18 and later have it from the start): before them a bool,
+// sync_standbys_defined; since, bits, sync_standbys_status, with 1 (SYNC_STANDBY_INIT) set
+// once the checkpointer has read synchronous_standby_names and 2 (SYNC_STANDBY_DEFINED)
+// when it is not empty. The byte's place and size are the same in both. A build from one
+// minor's headers runs on any other minor of its major, so the meaning is decided by the
+// running server's version (server_version_num), never by the headers.
+
+// Whether a server of this version (server_version_num, e.g. 150013) writes the bits.
+bool sync_standbys_status_bits(int server_version_num);
+// What the byte says on a server of this version: 1 synchronous standbys are required, 0 they
+// are not, -1 not known yet (the checkpointer has not read the setting: the caller uses its
+// own copy of it). Old servers always know (their bool starts false, as their own test reads it).
+int sync_standbys_required(int server_version_num, uint8_t flag);
 
 } // namespace idseq

@@ -45,3 +45,11 @@
 
 // WalSndCtlData's synchronous-standby flag changed in a minor release: see compat_syncrep.h
 // (C++ templates, included outside extern "C").
+
+// This backend's local transaction id: PGPROC's lxid became vxid.lxid in 17 (the caller
+// includes storage/proc.h).
+#if PG_VERSION_NUM >= 170000
+#define IDSEQ_MY_LXID() (MyProc->vxid.lxid)
+#else
+#define IDSEQ_MY_LXID() (MyProc->lxid)
+#endif

@@ -3,29 +3,35 @@
 // replication/walsender_private.h, outside extern "C".
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
-// Whether the server requires synchronous standbys, as the checkpointer last read
-// synchronous_standby_names into shared memory (what SyncRepWaitForLSN tests). The minor
-// releases of May 2025 (15.13, 16.9, 17.5; 18) replaced WalSndCtlData::sync_standbys_defined
-// by sync_standbys_status bits, SYNC_STANDBY_INIT (1) set once the checkpointer has read the
-// setting and SYNC_STANDBY_DEFINED (2); which one the headers have is told by the member,
-// not the version. Returns 1: required, 0: not, -1: not known yet (the caller uses its own
-// setting). ctl is WalSndCtl (replication/walsender_private.h).
+// The byte after WalSndCtlData::lsn[] that tells whether the server requires synchronous
+// standbys, as the checkpointer last read synchronous_standby_names into shared memory (what
+// SyncRepWaitForLSN tests). Its member is sync_standbys_defined (a bool) in headers from
+// before the minor releases of May 2025 (15.13, 16.9, 17.5, ...) and sync_standbys_status
+// (bits) since. The name is only how these headers spell it: the byte lies at the same place
+// with the same size in both, and what it means is decided at run time from the running
+// server's version (idseq::sync_standbys_required), since a module built against one minor's
+// headers runs on every minor of its major. ctl is WalSndCtl.
 template <typename T, typename = void>
 struct idseq_has_sync_status : std::false_type {};
 template <typename T>
 struct idseq_has_sync_status<T, std::void_t<decltype(std::declval<T&>().sync_standbys_status)>> : std::true_type {};
 template <typename T>
-inline int idseq_shared_sync_standbys(const volatile T* ctl)
+inline uint8_t idseq_sync_standbys_byte(const volatile T* ctl)
 {
     if constexpr (idseq_has_sync_status<T>::value) {
-        const auto status = ctl->sync_standbys_status;
-        if ((status & (1 << 0)) == 0)
-            return -1;
-        return (status & (1 << 1)) ? 1 : 0;
+        static_assert(sizeof(ctl->sync_standbys_status) == 1, "one byte in every minor");
+        static_assert(offsetof(T, sync_standbys_status) == offsetof(T, lsn) + sizeof(ctl->lsn),
+                      "right after lsn[] in every minor");
+        return static_cast<uint8_t>(ctl->sync_standbys_status);
     } else {
-        return ctl->sync_standbys_defined ? 1 : 0;
+        static_assert(sizeof(ctl->sync_standbys_defined) == 1, "one byte in every minor");
+        static_assert(offsetof(T, sync_standbys_defined) == offsetof(T, lsn) + sizeof(ctl->lsn),
+                      "right after lsn[] in every minor");
+        return static_cast<uint8_t>(ctl->sync_standbys_defined);
     }
 }

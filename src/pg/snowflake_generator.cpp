@@ -4,7 +4,9 @@
 // README for that scope). Its state:
 //
 //   H  the durable high-water mark, a time unit: every id ever issued has unit <= H. It is the
-//      value of the layout's state sequence (WAL-logged), moved with setval() and flushed
+//      greater of the values of the layout's state sequence and of its guard (both WAL-logged;
+//      the database owner may set the first, as a restore does, only the generator writes the
+//      second, so H cannot be lowered: read_mark), moved with setval() and flushed
 //      with XLogFlush() -- and, when synchronous_standby_names is set, flushed by the
 //      synchronous standbys whatever the session's synchronous_commit -- BEFORE any id under
 //      it is issued (confirm_mark). Crash recovery replays it, a streaming standby replays
@@ -77,7 +79,10 @@ extern "C" {
 #include "replication/walsender.h"
 #include "replication/walsender_private.h"
 #include "storage/lmgr.h"
+#include "storage/proc.h"
 #include "utils/guc.h"
+#include "utils/resowner.h"
+#include "utils/wait_event.h"
 }
 
 #include "compat_syncrep.h"
@@ -121,9 +126,15 @@ bool sync_required()
     if (max_wal_senders == 0)
         return false;
 #ifdef SYNC_STANDBY_DEFINED
-    static_assert(SYNC_STANDBY_INIT == 1 && SYNC_STANDBY_DEFINED == 2, "the bits compat_syncrep.h reads");
+    static_assert(SYNC_STANDBY_INIT == 1 && SYNC_STANDBY_DEFINED == 2, "the bits idseq::sync_standbys_required reads");
 #endif
-    const int shared_state = idseq_shared_sync_standbys(WalSndCtl);
+    // The running server's version, not the headers' (compat_syncrep.h): read once per backend.
+    static int server_version = 0;
+    if (server_version == 0) {
+        const char* v = GetConfigOption("server_version_num", false, false);
+        server_version = v ? atoi(v) : PG_VERSION_NUM;
+    }
+    const int shared_state = idseq::sync_standbys_required(server_version, idseq_sync_standbys_byte(WalSndCtl));
     if (shared_state >= 0)
         return shared_state == 1;
     return SyncRepStandbyNames && SyncRepStandbyNames[0] != '\0';
@@ -175,15 +186,16 @@ int64 durable_mark(const Entry* e)
     return h;
 }
 
-// Moves H to target with setval() (WAL-logged by sequence.c), as the sequence's owner so that
-// callers need no privilege on it. Not durable yet: see confirm_mark. An error on the way
-// restores the user with the transaction.
+// Moves H to target with setval() (WAL-logged by sequence.c) on the guard and on the state
+// sequence (see read_mark), as their owner so that callers need no privilege on them. Not
+// durable yet: see confirm_mark. An error on the way restores the user with the transaction.
 void write_mark(const Entry* e, int64 target)
 {
     Oid saved_user;
     int saved_context;
     GetUserIdAndSecContext(&saved_user, &saved_context);
     SetUserIdAndSecContext(e->state_owner, saved_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+    DirectFunctionCall3(setval3_oid, ObjectIdGetDatum(e->guard_relid), Int64GetDatum(target), BoolGetDatum(true));
     DirectFunctionCall3(setval3_oid, ObjectIdGetDatum(e->state_relid), Int64GetDatum(target), BoolGetDatum(true));
     SetUserIdAndSecContext(saved_user, saved_context);
 }
@@ -266,6 +278,8 @@ void wait_for_unit(const Entry* e, int64 unit)
         uint64 seen = pg_atomic_read_u64(&e->slot->spinner_unit);
         spin = seen != (uint64) unit && pg_atomic_compare_exchange_u64(&e->slot->spinner_unit, &seen, (uint64) unit);
     }
+    // Shown in pg_stat_activity as pg_sleep() shows its own (wait_event PgSleep, type Timeout).
+    pgstat_report_wait_start(WAIT_EVENT_PG_SLEEP);
     if (spin) {
         clock_waiter.wait_until(start, now_unix_us, [](int64 us) { pg_usleep((long) us); },
                                 [] { return InterruptPending != 0; });
@@ -274,6 +288,7 @@ void wait_for_unit(const Entry* e, int64 unit)
         if (left > 0)
             pg_usleep((long) std::min<int64>(left, idseq::ClockWaiter::kMaxSleepUs));
     }
+    pgstat_report_wait_end();
     CHECK_FOR_INTERRUPTS();
 }
 
@@ -605,7 +620,17 @@ int64 nextval_slow(Entry* e, int32 node)
         unlock_layout(e);
     }
     const int64 ahead = ahead_units_of(e);
-    Relation rel = relation_open(e->last_relid, RowExclusiveLock);
+    // P's lock once per transaction, owned by the top transaction so that a subtransaction's
+    // abort does not release it, as nextval does (sequence.c, lock_and_open_sequence): a
+    // lock-manager call per id was most of what this path cost beyond nextval.
+    if (e->last_locked_lxid != IDSEQ_MY_LXID()) {
+        ResourceOwner current = CurrentResourceOwner;
+        CurrentResourceOwner = TopTransactionResourceOwner;
+        LockRelationOid(e->last_relid, RowExclusiveLock);
+        CurrentResourceOwner = current;
+        e->last_locked_lxid = IDSEQ_MY_LXID();
+    }
+    Relation rel = relation_open(e->last_relid, NoLock);
     for (;;) {
         const uint64 rnd = e->has_rand ? pg_prng_uint64(&pg_global_prng_state) : 0;
         Buffer buf;

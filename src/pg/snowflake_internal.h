@@ -5,7 +5,8 @@
 //   snowflake_shmem.cpp      the fast path's shared-memory slots, and their state saved at a
 //                            clean shutdown for the next start
 //   snowflake_layouts.cpp    layouts: the per-backend cache, lookup by name, creation
-//   snowflake_store.cpp      the layout's sequences as pages: the durable mark H and the last id P
+//   snowflake_store.cpp      the layout's sequences as pages: the durable mark H (the state
+//                            sequence and its guard) and the last id P
 //   snowflake_generator.cpp  the generator's two paths, reservations and waits, and the proof
 //                            that no id is issued twice or out of order
 //   snowflake_sql.cpp        the SQL entry points
@@ -25,6 +26,7 @@ extern "C" {
 #include "port/atomics.h"
 #include "storage/bufmgr.h"
 #include "storage/ipc.h"
+#include "storage/lock.h"
 #include "storage/spin.h"
 #include "utils/timestamp.h"
 }
@@ -118,6 +120,7 @@ struct Entry {
     bool valid = false;
     bool builtin = false;
     Oid state_relid = InvalidOid, last_relid = InvalidOid;
+    Oid guard_relid = InvalidOid; // the mark only the extension writes (src/sql/42_snowflake_guard.sql)
     Oid state_owner = InvalidOid;
     idseq::WordStep word_step; // the lock-free step's masks (idseq::fast_successor)
     Slot* slot = nullptr; // nullptr: the slow path
@@ -132,6 +135,7 @@ struct Entry {
     int64 mark = -1; // ... and as last read or written
     int64 sync_mark = -1; // ... and as last confirmed while synchronous standbys were required
     int64 last_clock_unit = INT64_MIN; // slow path: this backend's clock at its last id
+    LocalTransactionId last_locked_lxid = InvalidLocalTransactionId; // slow path: P locked in this transaction
     int64 last_warning_us = INT64_MIN;
 };
 
@@ -161,6 +165,7 @@ Entry* entry_for(FunctionCallInfo fcinfo, int argno);
 std::string& scratch_text();
 text* canonical_fields(text* name_text, TimestampTz epoch_ts, text* fields_text, Interval* unit_iv, bool generator);
 void create_layout(const char* name, TimestampTz epoch, text* canonical, Interval* unit, Oid nsp);
+Oid seq_owner(Oid relid); // a relation's owner (InvalidOid when it is gone)
 
 // ---- The layout's sequences (snowflake_store.cpp) ---------------------------------------------
 
@@ -170,6 +175,9 @@ void write_last_locked(Buffer buf, Form_pg_sequence_data seq, int64 value, bool 
 // Makes the slow path's last id unknown; returns it (-1 when it was unknown already).
 int64 forget_last(const Entry* e);
 int64 read_mark(const Entry* e, XLogRecPtr& lsn);
+// The guard of a state sequence: the sequence named as it is with "guard" for "state", in its
+// schema (InvalidOid when there is none).
+Oid guard_of(Oid state_relid);
 
 // ---- The generator (snowflake_generator.cpp) --------------------------------------------------
 

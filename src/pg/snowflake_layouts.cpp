@@ -38,7 +38,7 @@ void invalidate(Oid relid)
         return;
     for (auto& kv : *cache) {
         Entry* e = kv.second;
-        if (relid == InvalidOid || e->state_relid == relid || e->last_relid == relid)
+        if (relid == InvalidOid || e->state_relid == relid || e->last_relid == relid || e->guard_relid == relid)
             e->valid = false;
     }
 }
@@ -74,6 +74,9 @@ void ensure_cache()
         run([&] { cache = new std::unordered_map<std::string, Entry*>(); });
 }
 
+
+} // namespace
+
 Oid seq_owner(Oid relid)
 {
     HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
@@ -83,8 +86,6 @@ Oid seq_owner(Oid relid)
     ReleaseSysCache(tp);
     return owner;
 }
-
-} // namespace
 
 // Converts a timestamptz to microseconds since the Unix epoch; false if it is infinite or
 // does not fit.
@@ -214,11 +215,13 @@ bool load_entry(Entry* e, const char* name, Oid nsp)
     e->builtin = builtin != nullptr;
     strlcpy(e->name, name, NAMEDATALEN);
     e->state_owner = OidIsValid(e->state_relid) ? seq_owner(e->state_relid) : InvalidOid;
+    e->guard_relid = guard_of(e->state_relid);
     e->has_node = e->layout.has(Field::Node);
     e->has_rand = e->layout.has(Field::Rand);
     e->max_node = e->layout.max_value(Field::Node);
     run([&] { e->word_step = idseq::word_step(e->layout); });
     e->mark_read = false;
+    e->last_locked_lxid = InvalidLocalTransactionId;
     e->relations_checked = false;
     e->valid = true;
     loaded_in_xact = loaded_in_xact || IsTransactionState();
@@ -374,7 +377,8 @@ void spi_run(const char* sql, int nargs, Oid* types, Datum* values, int expected
 
 // The names of a new layout's two sequences: idseq_sf_state_<base> and idseq_sf_last_<base>,
 // base being the name (or, past 48 bytes, its first 39 and 8 hex digits of its md5). When a
-// relation of either name already exists in the schema, base is its first 31 bytes and 16
+// relation of either name, or of its guard's (idseq_sf_guard_<base>), already exists in the
+// schema, base is its first 31 bytes and 16
 // random hex digits instead:
 // nobody can keep a layout from being created by planting relations with the names it would use.
 void sequence_names(const char* name, Oid nsp, char* state_name, char* last_name)
@@ -393,7 +397,10 @@ void sequence_names(const char* name, Oid nsp, char* state_name, char* last_name
     for (int attempt = 0;; attempt++) {
         snprintf(state_name, NAMEDATALEN, "idseq_sf_state_%.48s", base);
         snprintf(last_name, NAMEDATALEN, "idseq_sf_last_%.48s", base);
-        if (!OidIsValid(get_relname_relid(state_name, nsp)) && !OidIsValid(get_relname_relid(last_name, nsp)))
+        char guard_name[NAMEDATALEN]; // made by the registry's adopting trigger (42_snowflake_guard.sql)
+        snprintf(guard_name, NAMEDATALEN, "idseq_sf_guard_%.48s", base);
+        if (!OidIsValid(get_relname_relid(state_name, nsp)) && !OidIsValid(get_relname_relid(last_name, nsp)) &&
+            !OidIsValid(get_relname_relid(guard_name, nsp)))
             return;
         if (attempt == 100)
             ereport(ERROR, (errcode(ERRCODE_DUPLICATE_TABLE),

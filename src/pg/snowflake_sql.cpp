@@ -217,9 +217,11 @@ Datum idseq_snowflake_describe(PG_FUNCTION_ARGS)
     if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
         elog(ERROR, "return type must be a row type");
     desc = BlessTupleDesc(desc);
+    // A time field that outlasts int64 microseconds since 1970 ends where they do, at
+    // 294247-01-10 04:00:54.775807+00 (last_ts_us saturates): the last time pack accepts and
+    // its errors name, still a valid timestamptz. Infinity only for what the type cannot show.
     int64 pg_last;
-    bool past = pg_sub_s64_overflow(last, kUnixToPgEpochUs, &pg_last) || !IS_VALID_TIMESTAMP(pg_last) ||
-        last == INT64_MAX;
+    bool past = pg_sub_s64_overflow(last, kUnixToPgEpochUs, &pg_last) || !IS_VALID_TIMESTAMP(pg_last);
     Datum values[5] = {Int32GetDatum(bits[0]), Int32GetDatum(bits[1]), Int32GetDatum(bits[2]), Int32GetDatum(bits[3]),
                        TimestampTzGetDatum(past ? DT_NOEND : pg_last)};
     bool nulls[5] = {false, false, false, false, false};

@@ -9,6 +9,8 @@ extern "C" {
 #include "utils/rel.h"
 }
 
+#include <algorithm>
+
 namespace snowflake {
 
 // ---- Sequences as the durable and the volatile store --------------------------------------------
@@ -17,6 +19,18 @@ void check_state_relations(const Entry* e)
 {
     bool ok = OidIsValid(e->state_relid) && OidIsValid(e->last_relid) && OidIsValid(e->state_owner) &&
         get_rel_relkind(e->state_relid) == RELKIND_SEQUENCE && get_rel_relkind(e->last_relid) == RELKIND_SEQUENCE;
+    // The guard: the extension's own sequence, written only as the registry's owner, so that
+    // a database owner who may set the state sequence (a restore does) cannot lower the mark.
+    // Made by the install, the update and the registry's adopting trigger.
+    const bool guarded = OidIsValid(e->guard_relid) && get_rel_relkind(e->guard_relid) == RELKIND_SEQUENCE &&
+        get_rel_persistence(e->guard_relid) == RELPERSISTENCE_PERMANENT && seq_owner(e->guard_relid) == e->state_owner;
+    if (ok && !guarded)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("the guard sequence of snowflake layout \"%s\" is missing", e->name),
+                        errdetail("Each layout keeps its high-water mark also in a logged sequence of the extension, "
+                                  "owned by its owner, named as sequence \"%s\" with \"guard\" for \"state\".",
+                                  get_rel_name(e->state_relid)),
+                        errhint("Update the extension with ALTER EXTENSION idseq UPDATE, or recreate it.")));
     if (!ok)
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("the state sequences of snowflake layout \"%s\" are missing", e->name),
@@ -95,10 +109,32 @@ int64 forget_last(const Entry* e)
 // H as it stands in the sequence (-1 when nothing was ever reserved), and the LSN that makes
 // it durable. It may not be durable yet: a reservation whose wait was cancelled leaves its
 // mark behind. Read it only under the layout's lock, and confirm it before using it.
+//
+// H is the greater of the state sequence and its guard. The state sequence is what pg_dump
+// carries and what the database owner may set (pg_restore --no-owner sets it): a value set
+// there counts when it is higher, and a lowered one changes nothing, because the guard,
+// which only the generator writes, still holds the mark. lsn is the later of the two pages'.
 int64 read_mark(const Entry* e, XLogRecPtr& lsn)
 {
-    int64 h;
-    return read_seq(e->state_relid, h, lsn) ? h : -1;
+    int64 h, g;
+    XLogRecPtr guard_lsn;
+    if (!read_seq(e->state_relid, h, lsn))
+        h = -1;
+    if (!read_seq(e->guard_relid, g, guard_lsn))
+        g = -1;
+    lsn = std::max(lsn, guard_lsn);
+    return std::max(h, g);
+}
+
+Oid guard_of(Oid state_relid)
+{
+    constexpr char kState[] = "idseq_sf_state_";
+    const char* name = OidIsValid(state_relid) ? get_rel_name(state_relid) : nullptr;
+    if (!name || strncmp(name, kState, sizeof kState - 1) != 0)
+        return InvalidOid;
+    char guard[NAMEDATALEN];
+    snprintf(guard, sizeof guard, "idseq_sf_guard_%s", name + sizeof kState - 1);
+    return get_relname_relid(guard, get_rel_namespace(state_relid));
 }
 
 } // namespace snowflake

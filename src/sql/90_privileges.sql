@@ -66,7 +66,9 @@ CREATE TRIGGER idseq_layout_registry_1_check AFTER INSERT ON @extschema@.idseq_l
 
 -- Then the registry adopts them, as snowflake_create_layout leaves them: owned by the
 -- registry's owner, dropped with it (OWNED BY), readable and settable (for pg_dump and
--- pg_restore) by the database owner. SECURITY DEFINER, because the inserting role cannot
+-- pg_restore) by the database owner, and gives the layout its guard, which only the
+-- extension's owner writes (a lowered state sequence changes nothing: 42_snowflake_guard.sql).
+-- SECURITY DEFINER, because the inserting role cannot
 -- give its sequences to the registry's owner; nobody may call it or attach it to a trigger
 -- of their own (no EXECUTE), and it acts only on rows the trigger above accepted.
 CREATE FUNCTION @extschema@.idseq_layout_registry_adopt() RETURNS trigger
@@ -91,6 +93,8 @@ BEGIN
         END IF;
         EXECUTE pg_catalog.format('GRANT SELECT, UPDATE ON SEQUENCE %s TO pg_database_owner', seq);
     END LOOP;
+    -- and its guard, the mark nobody else writes (42_snowflake_guard.sql)
+    PERFORM @extschema@.idseq_layout_guard(NEW.state_seq);
     RETURN NULL;
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.idseq_layout_registry_adopt() FROM PUBLIC;

@@ -118,3 +118,5 @@ COMMENT ON EVENT TRIGGER idseq_sequence_step_guard IS
     'before ALTER SEQUENCE makes INCREMENT smaller, moves the sequence on so that the next lexid_block starts after the last';
 COMMENT ON FUNCTION @extschema@.idseq_snowflake_check_new(text, timestamptz, text, interval) IS
     'internal: checks a new layout definition and its field order (ids must increase per node); returns the canonical field list';
+COMMENT ON FUNCTION @extschema@.idseq_layout_guard(regclass) IS
+    'internal: the guard of a snowflake layout''s state sequence, the high-water mark only the extension writes (created when missing)';

@@ -944,10 +944,24 @@ TEST(SnowflakeDurable, ResumeFromLastId)
     EXPECT_EQ(n.clock_back, 0);
     EXPECT_GT(compose(s, n.unit, 5, n.counter, 0), id);
 
-    // Another node id: the unit is finished, so the next id is greater even for a smaller node.
+    // Another node id: the unit is finished, so the next id is greater even for a smaller node,
+    // and it goes into the next unit at once, one unit ahead of the clock, instead of waiting
+    // for the clock to reach that unit (up to a whole unit; an hour on an hourly layout).
     GenState other = resume_from_last_id(s, id, 800, 4);
     EXPECT_EQ(other.counter, kCounterSpent);
-    EXPECT_EQ(next(s, other, 777, 0).kind, Step::WaitForClock);
+    EXPECT_TRUE(other.node_changed);
+    GenState at_once = other;
+    Step first = next(s, at_once, 777, 0, 0, 777 * s.unit_us);
+    EXPECT_EQ(first.kind, Step::Issue);
+    EXPECT_EQ(first.unit, 778);
+    EXPECT_FALSE(at_once.node_changed);
+    EXPECT_EQ(at_once.anchor_unit, 778); // an event: anchored one unit past the last id
+    // the new node's next ids stay in that unit, and the one after waits for the pace
+    Step second = next(s, at_once, 777, 0, 0, 777 * s.unit_us + 10);
+    EXPECT_EQ(second.kind, Step::Issue);
+    EXPECT_EQ(second.unit, 778);
+    at_once.counter = kCounterSpent;
+    EXPECT_EQ(next(s, at_once, 777, 0, 0, 777 * s.unit_us + 20).kind, Step::WaitForClock);
     Step m = next(s, other, 700, 0);
     EXPECT_EQ(m.unit, 778);
     EXPECT_GT(compose(s, m.unit, 4, m.counter, 0), id);
@@ -1896,5 +1910,34 @@ TEST(SnowflakeGenerator, AnchorOffsetRoundTrips)
         GenState r;
         set_anchor_from_offset(l, r, 0, 12345);
         EXPECT_EQ(r.anchor_unit, -1);
+    }
+}
+
+// WalSndCtlData's synchronous-standby byte: a bool before the minor releases of May 2025, bits
+// since. The decision follows the running server's version on both sides of each boundary,
+// whatever headers the module was built with.
+TEST(SnowflakeSyncStandbys, MeaningFollowsTheRunningServersVersion)
+{
+    struct Case {
+        int version;
+        bool bits;
+    };
+    const Case cases[] = {
+        {120022, false}, {130020, false}, {130021, true},  {140017, false}, {140018, true},
+        {150000, false}, {150012, false}, {150013, true},  {150020, true},  {160008, false},
+        {160009, true},  {170004, false}, {170005, true},  {180000, true},  {190001, true},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.version);
+        EXPECT_EQ(sync_standbys_status_bits(c.version), c.bits);
+        if (c.bits) {
+            EXPECT_EQ(sync_standbys_required(c.version, 0), -1); // the checkpointer has not read it yet
+            EXPECT_EQ(sync_standbys_required(c.version, 1), 0); // read, empty: the case old code read as "required"
+            EXPECT_EQ(sync_standbys_required(c.version, 3), 1);
+            EXPECT_EQ(sync_standbys_required(c.version, 2), -1); // defined but not initialised: not known
+        } else {
+            EXPECT_EQ(sync_standbys_required(c.version, 0), 0);
+            EXPECT_EQ(sync_standbys_required(c.version, 1), 1); // true: the case new code read as "not required"
+        }
     }
 }

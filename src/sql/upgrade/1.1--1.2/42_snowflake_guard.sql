@@ -1,0 +1,1 @@
+../../42_snowflake_guard.sql
