@@ -107,6 +107,7 @@ SELECT typdefault, pg_get_expr(typdefaultbin, 0) FROM pg_type WHERE oid = 'ddl_d
 ALTER TABLE ddl_add ADD COLUMN code3 ddl_dom62;
 SELECT id, code3, lexid_charset(code3) FROM ddl_add ORDER BY id;
 SELECT * FROM expect_error($$CREATE DOMAIN ddl_digits AS lexid(digits) DEFAULT nextval_lexid('dom_seq', 'A0')$$);
+SELECT * FROM expect_error($$CREATE DOMAIN ddl_digits AS lexid(digits) DEFAULT nextval_lexid('dom_seq', '12'::lexid(base36))$$);
 CREATE DOMAIN ddl_digits AS lexid(digits);
 SELECT * FROM expect_error($$ALTER DOMAIN ddl_digits SET DEFAULT nextval_lexid('dom_seq', 'A0')$$);
 ALTER DOMAIN ddl_digits SET DEFAULT nextval_lexid('dom_seq', '90');

@@ -87,6 +87,18 @@ namespace {
 // Column names an ALTER TABLE / ALTER TYPE adds or retypes: only those are checked, so
 // that other changes to a table that still has a plain lexid column from 1.0 or 1.1 keep
 // working until it is converted.
+// Whether the command is an ALTER TABLE that changes a column's type.
+bool retypes_column(Node* parsetree)
+{
+    if (!parsetree || !IsA(parsetree, AlterTableStmt))
+        return false;
+    ListCell* lc;
+    foreach (lc, ((AlterTableStmt*) parsetree)->cmds)
+        if (((AlterTableCmd*) lfirst(lc))->subtype == AT_AlterColumnType)
+            return true;
+    return false;
+}
+
 // ALTER DOMAIN changes no stored attribute: none (its default is typed like a column's).
 Datum altered_columns(Node* parsetree, bool* isnull)
 {
@@ -185,7 +197,7 @@ void check_partition_keys(Oid lexid)
 }
 
 bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring);
-void check_seed_charset(Node* expr, Oid lexid, int32 cs, bool restoring, const char* what);
+void check_seed_charset(Node* expr, Oid lexid, int32 cs, bool restoring, const char* what, bool retyping);
 void type_raw_seeds(Node* parsetree, Oid lexid);
 
 // Column defaults of the tables the command created or changed, and of their partitions and
@@ -232,7 +244,7 @@ Datum* query_values(const char* sql, int ncols, uint64* n)
     return values;
 }
 
-void type_seed_defaults(Oid lexid)
+void type_seed_defaults(Oid lexid, bool retyping)
 {
     uint64 n;
     Datum* rows = query_values(kDefaults, 3, &n);
@@ -264,7 +276,8 @@ void type_seed_defaults(Oid lexid)
             Form_pg_attrdef ad = (Form_pg_attrdef) GETSTRUCT(tup);
             check_seed_charset(expr, lexid, charsets[i], !check_function_bodies,
                                psprintf("column \"%s\" of table \"%s\"", get_attname(ad->adrelid, ad->adnum, false),
-                                        get_rel_name(ad->adrelid)));
+                                        get_rel_name(ad->adrelid)),
+                               retyping);
         }
         if (expr && type_seed(expr, lexid, charsets[i], !check_function_bodies)) {
             Datum values[Natts_pg_attrdef] = {0};
@@ -317,7 +330,7 @@ void type_seed_domain_defaults(Oid lexid)
             continue;
         Node* expr = (Node*) stringToNode(TextDatumGetCString(bin));
         check_seed_charset(expr, lexid, cs, !check_function_bodies,
-                           psprintf("domain \"%s\"", format_type_be(DatumGetObjectId(domains[i]))));
+                           psprintf("domain \"%s\"", format_type_be(DatumGetObjectId(domains[i]))), false);
         if (!type_seed(expr, lexid, cs, !check_function_bodies))
             continue;
         Datum values[Natts_pg_type] = {0};
@@ -365,7 +378,7 @@ Datum idseq_lexid_column_guard(PG_FUNCTION_ARGS)
     Datum values[3] = {ObjectIdGetDatum(lexid), ObjectIdGetDatum(get_array_type(lexid)), (Datum) 0};
     bool names_null;
     values[2] = altered_columns(trig->parsetree, &names_null);
-    type_seed_defaults(lexid);
+    type_seed_defaults(lexid, retypes_column(trig->parsetree));
     type_seed_domain_defaults(lexid);
     idseq::pg::internal_sql_connect();
     if (!names_null && ARR_DIMS(DatumGetArrayTypeP(values[2]))[0] == 0 && ARR_NDIM(DatumGetArrayTypeP(values[2])) == 0) {
@@ -662,7 +675,7 @@ bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring)
 // typed by hand for another charset. Refused (42804), except in a restore, as in type_seed.
 // The seed is not re-read in cs: its spelling as written is gone (base36 folds case), and
 // the user knows which value is meant; the hint shows the default with the stored spelling.
-void check_seed_charset(Node* expr, Oid lexid, int32 cs, bool restoring, const char* what)
+void check_seed_charset(Node* expr, Oid lexid, int32 cs, bool restoring, const char* what, bool retyping)
 {
     FuncExpr* f = nextval_lexid_call(expr, lexid);
     if (f == nullptr)
@@ -691,11 +704,12 @@ void check_seed_charset(Node* expr, Oid lexid, int32 cs, bool restoring, const c
              restoring ? errdetail("The default is kept as written, so inserts that use it fail.")
                        : errdetail("Every insert that used the default would draw a sequence value and then fail to "
                                    "store it."),
-             errhint("Set a default whose seed is in charset \"%s\", for example nextval_lexid(%s, %s::lexid(%s)); "
-                     "after ALTER COLUMN ... TYPE, add ALTER COLUMN ... SET DEFAULT to the same ALTER TABLE.",
+             errhint("Set a default whose seed is in charset \"%s\", for example nextval_lexid(%s, %s::lexid(%s))%s",
                      idseq::pg::charset_by_id(cs)->name().c_str(),
                      deparse_expression((Node*) linitial(f->args), NIL, false, false), quote_literal_cstr(spelling),
-                     target)));
+                     target,
+                     retyping ? ", with ALTER COLUMN ... SET DEFAULT in the same ALTER TABLE as ALTER COLUMN ... TYPE."
+                              : ".")));
 }
 
 // ALTER TABLE ... ADD COLUMN c lexid(cs) DEFAULT nextval_lexid(seq, 'aB') on a table that has
