@@ -379,7 +379,9 @@ Datum idseq_lexid_column_guard(PG_FUNCTION_ARGS)
     bool names_null;
     values[2] = altered_columns(trig->parsetree, &names_null);
     type_seed_defaults(lexid, retypes_column(trig->parsetree));
-    type_seed_domain_defaults(lexid);
+    // Only these commands create a domain or change its default.
+    if (trig->parsetree && (IsA(trig->parsetree, CreateDomainStmt) || IsA(trig->parsetree, AlterDomainStmt)))
+        type_seed_domain_defaults(lexid);
     idseq::pg::internal_sql_connect();
     if (!names_null && ARR_DIMS(DatumGetArrayTypeP(values[2]))[0] == 0 && ARR_NDIM(DatumGetArrayTypeP(values[2])) == 0) {
         idseq::pg::internal_sql_finish();
