@@ -92,7 +92,13 @@ CREATE TABLE ddl_addp (id int) PARTITION BY RANGE (id);
 CREATE TABLE ddl_addp_1 PARTITION OF ddl_addp FOR VALUES FROM (0) TO (10);
 INSERT INTO ddl_addp VALUES (1);
 ALTER TABLE ddl_addp ADD COLUMN code lexid(base62) DEFAULT nextval_lexid('ddl_seq', 'xY');
-SELECT code2 FROM ddl_add ORDER BY id;
+ALTER TABLE ddl_add ADD COLUMN named lexid(base62) DEFAULT nextval_lexid(seed => 'qR', seq => 'ddl_seq');
+SELECT code2, named FROM ddl_add ORDER BY id;
+-- named notation is read alike in a stored default and in INSERT ... VALUES
+CREATE TABLE ddl_named (c lexid(base62) DEFAULT nextval_lexid(seed => 'mN', seq => 'ddl_seq'), n int);
+INSERT INTO ddl_named (n) VALUES (1);
+INSERT INTO ddl_named VALUES (nextval_lexid(seed => 'pQ', seq => 'ddl_seq'), 2);
+SELECT c, lexid_charset(c) FROM ddl_named ORDER BY n;
 SELECT code FROM ddl_addp;
 -- ... and a seed that does not read there is refused before any value is drawn
 SELECT last_value, is_called FROM ddl_seq;
@@ -116,6 +122,6 @@ INSERT INTO ddl_dom_t (n) VALUES (1);
 SELECT c, lexid_charset(c) FROM ddl_dom_t;
 -- no value burnt on a refused default: two rows drew 2 values from dom_seq, one row 1
 SELECT last_value, is_called FROM dom_seq;
-DROP TABLE ddl_type, ddl_add, ddl_addp, ddl_dom_t;
+DROP TABLE ddl_type, ddl_add, ddl_addp, ddl_dom_t, ddl_named;
 DROP DOMAIN ddl_d62, ddl_dom62, ddl_digits;
 DROP SEQUENCE ddl_seq, dom_seq;

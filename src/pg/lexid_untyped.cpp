@@ -632,12 +632,33 @@ FuncExpr* nextval_lexid_call(Node* expr, Oid lexid)
     return f;
 }
 
+// Where argument n (0: seq, 1: seed) of nextval_lexid call f is: in named notation
+// (nextval_lexid(seed => ..., seq => ...), whose arguments the planner puts in order only
+// later) the value of the NamedArgExpr numbered n, else the n-th argument (positional
+// arguments come first).
+Node** arg_slot(FuncExpr* f, int n)
+{
+    ListCell* lc;
+    foreach (lc, f->args) {
+        Node* arg = (Node*) lfirst(lc);
+        if (IsA(arg, NamedArgExpr) && ((NamedArgExpr*) arg)->argnumber == n)
+            return (Node**) &((NamedArgExpr*) arg)->arg;
+    }
+    return (Node**) &list_nth_cell(f->args, n)->ptr_value;
+}
+
+Node** seed_slot(FuncExpr* f)
+{
+    return arg_slot(f, 1);
+}
+
 bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring)
 {
     FuncExpr* f = nextval_lexid_call(expr, lexid);
     if (f == nullptr)
         return false;
-    Node* seed = (Node*) lsecond(f->args);
+    Node** slot = seed_slot(f);
+    Node* seed = *slot;
     if (!is_untyped(seed, lexid))
         return false;
     Node* bare = strip_relabel(seed);
@@ -663,9 +684,9 @@ bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring)
         c->consttype = lexid;
         c->consttypmod = cs;
         type_const(c, lexid, cs);
-        lsecond(f->args) = c;
+        *slot = (Node*) c;
     } else {
-        lsecond(f->args) = coerce_typmod(seed, lexid, cs);
+        *slot = coerce_typmod(seed, lexid, cs);
     }
     return true;
 }
@@ -682,7 +703,7 @@ void check_seed_charset(Node* expr, Oid lexid, int32 cs, bool restoring, const c
     FuncExpr* f = nextval_lexid_call(expr, lexid);
     if (f == nullptr)
         return;
-    Node* seed = (Node*) lsecond(f->args);
+    Node* seed = *seed_slot(f);
     int32 seed_cs = charset_of(seed, lexid);
     if (seed_cs < 0 || seed_cs == cs)
         return;
@@ -708,7 +729,8 @@ void check_seed_charset(Node* expr, Oid lexid, int32 cs, bool restoring, const c
                                    "store it."),
              errhint("Set a default whose seed is in charset \"%s\", for example nextval_lexid(%s, %s::lexid(%s))%s",
                      idseq::pg::charset_by_id(cs)->name().c_str(),
-                     deparse_expression((Node*) linitial(f->args), NIL, false, false), quote_literal_cstr(spelling),
+                     deparse_expression(*arg_slot(f, 0), NIL, false, false),
+                     quote_literal_cstr(spelling),
                      target,
                      retyping ? ", with ALTER COLUMN ... SET DEFAULT in the same ALTER TABLE as ALTER COLUMN ... TYPE."
                               : ".")));
@@ -739,11 +761,20 @@ void type_raw_seed(Node** slot, Oid lexid, int32 cs)
     free_parsestate(pstate);
     if (!type_seed(expr, lexid, cs, !check_function_bodies))
         return;
+    // The seed as written: the argument named seed, else the second (positional arguments
+    // come before named ones).
+    Node** seed = (Node**) &lsecond(call->args);
+    ListCell* lc;
+    foreach (lc, call->args)
+        if (IsA(lfirst(lc), NamedArgExpr) && strcmp(((NamedArgExpr*) lfirst(lc))->name, "seed") == 0)
+            seed = (Node**) &lfirst(lc);
+    if (IsA(*seed, NamedArgExpr))
+        seed = (Node**) &((NamedArgExpr*) *seed)->arg;
     TypeCast* cast = makeNode(TypeCast);
-    cast->arg = (Node*) lsecond(call->args);
+    cast->arg = *seed;
     cast->typeName = makeTypeNameFromOid(lexid, cs);
     cast->location = -1;
-    lsecond(call->args) = cast;
+    *seed = (Node*) cast;
 }
 
 void type_raw_seeds(Node* parsetree, Oid lexid)
