@@ -59,3 +59,69 @@ SELECT * FROM expect_error($$INSERT INTO seed_orders VALUES ('ZZ'::lexid(base36)
 DROP TABLE seed_orders, seed_more, seed_like, seed_kept;
 DROP DOMAIN seed_code;
 DROP SEQUENCE seed_seq;
+-- ===== every DDL path that makes or changes a default =====
+-- ALTER COLUMN ... TYPE keeps the default and coerces its result: a seed typed for the old
+-- charset would be left in place, and every insert would draw a value and then fail. Refused,
+-- with the default to set; setting it in the same ALTER TABLE works.
+CREATE SEQUENCE ddl_seq;
+CREATE TABLE ddl_type (c lexid(base36) DEFAULT nextval_lexid('ddl_seq', '00A000'), n int);
+SELECT * FROM expect_error($$ALTER TABLE ddl_type ALTER COLUMN c TYPE lexid(base62)$$);
+SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'ddl_type'::regclass;
+ALTER TABLE ddl_type ALTER COLUMN c TYPE lexid(base62), ALTER COLUMN c SET DEFAULT nextval_lexid('ddl_seq', '00a000');
+SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'ddl_type'::regclass;
+INSERT INTO ddl_type (n) VALUES (1);
+SELECT c, lexid_charset(c) FROM ddl_type;
+-- a seed typed by hand for another charset is refused alike
+SELECT * FROM expect_error($$CREATE TABLE ddl_other (c lexid(base62) DEFAULT nextval_lexid('ddl_seq', 'a0'::lexid(base36)))$$);
+-- ... except in a restore, where it stays as written, with a warning
+SET check_function_bodies = off;
+CREATE TABLE ddl_other (c lexid(base62) DEFAULT nextval_lexid('ddl_seq', 'a0'::lexid(base36)));
+RESET check_function_bodies;
+DROP TABLE ddl_other;
+-- ADD COLUMN ... DEFAULT on a table with rows fills them in the table's rewrite, before the
+-- stored default is typed: the seed is read in the column's charset there too
+CREATE TABLE ddl_add (id int PRIMARY KEY);
+INSERT INTO ddl_add VALUES (1), (2);
+ALTER TABLE ddl_add ADD COLUMN code lexid(base62) DEFAULT nextval_lexid('ddl_seq', 'aB');
+SELECT id, code, lexid_charset(code) FROM ddl_add ORDER BY id;
+SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'ddl_add'::regclass;
+-- ... also through a domain column with a default of its own, and on a partitioned table
+CREATE DOMAIN ddl_d62 AS lexid(base62);
+ALTER TABLE ddl_add ADD COLUMN code2 ddl_d62 DEFAULT nextval_lexid('ddl_seq', 'zZ');
+CREATE TABLE ddl_addp (id int) PARTITION BY RANGE (id);
+CREATE TABLE ddl_addp_1 PARTITION OF ddl_addp FOR VALUES FROM (0) TO (10);
+INSERT INTO ddl_addp VALUES (1);
+ALTER TABLE ddl_addp ADD COLUMN code lexid(base62) DEFAULT nextval_lexid('ddl_seq', 'xY');
+ALTER TABLE ddl_add ADD COLUMN named lexid(base62) DEFAULT nextval_lexid(seed => 'qR', seq => 'ddl_seq');
+SELECT code2, named FROM ddl_add ORDER BY id;
+-- named notation is read alike in a stored default and in INSERT ... VALUES
+CREATE TABLE ddl_named (c lexid(base62) DEFAULT nextval_lexid(seed => 'mN', seq => 'ddl_seq'), n int);
+INSERT INTO ddl_named (n) VALUES (1);
+INSERT INTO ddl_named VALUES (nextval_lexid(seed => 'pQ', seq => 'ddl_seq'), 2);
+SELECT c, lexid_charset(c) FROM ddl_named ORDER BY n;
+SELECT code FROM ddl_addp;
+-- ... and a seed that does not read there is refused before any value is drawn
+SELECT last_value, is_called FROM ddl_seq;
+SELECT * FROM expect_error($$ALTER TABLE ddl_add ADD COLUMN bad lexid(digits) DEFAULT nextval_lexid('ddl_seq', 'A0')$$);
+SELECT last_value, is_called FROM ddl_seq;
+-- A domain's default is typed like a column's, when it is created or set: its untyped seed
+-- is read in the domain's charset (then ADD COLUMN of the domain fills the rows with it), a
+-- seed that cannot be read there is refused
+CREATE SEQUENCE dom_seq;
+CREATE DOMAIN ddl_dom62 AS lexid(base62) DEFAULT nextval_lexid('dom_seq', 'aB');
+SELECT typdefault, pg_get_expr(typdefaultbin, 0) FROM pg_type WHERE oid = 'ddl_dom62'::regtype;
+ALTER TABLE ddl_add ADD COLUMN code3 ddl_dom62;
+SELECT id, code3, lexid_charset(code3) FROM ddl_add ORDER BY id;
+SELECT * FROM expect_error($$CREATE DOMAIN ddl_digits AS lexid(digits) DEFAULT nextval_lexid('dom_seq', 'A0')$$);
+SELECT * FROM expect_error($$CREATE DOMAIN ddl_digits AS lexid(digits) DEFAULT nextval_lexid('dom_seq', '12'::lexid(base36))$$);
+CREATE DOMAIN ddl_digits AS lexid(digits);
+SELECT * FROM expect_error($$ALTER DOMAIN ddl_digits SET DEFAULT nextval_lexid('dom_seq', 'A0')$$);
+ALTER DOMAIN ddl_digits SET DEFAULT nextval_lexid('dom_seq', '90');
+CREATE TABLE ddl_dom_t (c ddl_digits, n int);
+INSERT INTO ddl_dom_t (n) VALUES (1);
+SELECT c, lexid_charset(c) FROM ddl_dom_t;
+-- no value burnt on a refused default: two rows drew 2 values from dom_seq, one row 1
+SELECT last_value, is_called FROM dom_seq;
+DROP TABLE ddl_type, ddl_add, ddl_addp, ddl_dom_t, ddl_named;
+DROP DOMAIN ddl_d62, ddl_dom62, ddl_digits;
+DROP SEQUENCE ddl_seq, dom_seq;

@@ -25,8 +25,13 @@
 //    (plans made before the library was loaded, constants beside code + 0) is an error
 //    where two untyped values meet, never a guess.
 // 4. Assigned to a lexid(cs) column through nextval_lexid, an untyped seed is read in cs
-//    (type_seed): the event trigger rewrites stored column defaults once, when they are
-//    created, and the planner hook types INSERT ... VALUES and UPDATE ... SET.
+//    (type_seed): the event trigger rewrites stored column and domain defaults once, when
+//    they are created, and the planner hook types INSERT ... VALUES and UPDATE ... SET.
+//    ALTER TABLE ... ADD COLUMN evaluates its default for the rows already there before
+//    ddl_command_end: the same function, fired at ddl_command_start, types the seed in the
+//    command's parse tree first (type_raw_seeds). A default whose seed has a charset other
+//    than the column's (what ALTER COLUMN ... TYPE leaves) is refused (check_seed_charset):
+//    every insert that used it would draw a sequence value and then fail.
 #include "lexid.h"
 #include "lexid_pg.h" // first: it includes the core, which must precede PostgreSQL headers
 #include "pg.h"
@@ -57,7 +62,10 @@ extern "C" {
 #include "optimizer/optimizer.h"
 #include "optimizer/planner.h"
 #include "parser/parse_coerce.h"
+#include "parser/parse_expr.h"
 #include "parser/parse_func.h"
+#include "parser/parse_type.h"
+#include "utils/ruleutils.h"
 #include "utils/array.h"
 #include "utils/lsyscache.h"
 #include "utils/partcache.h"
@@ -79,14 +87,28 @@ namespace {
 // Column names an ALTER TABLE / ALTER TYPE adds or retypes: only those are checked, so
 // that other changes to a table that still has a plain lexid column from 1.0 or 1.1 keep
 // working until it is converted.
+// Whether the command is an ALTER TABLE that changes a column's type.
+bool retypes_column(Node* parsetree)
+{
+    if (!parsetree || !IsA(parsetree, AlterTableStmt))
+        return false;
+    ListCell* lc;
+    foreach (lc, ((AlterTableStmt*) parsetree)->cmds)
+        if (((AlterTableCmd*) lfirst(lc))->subtype == AT_AlterColumnType)
+            return true;
+    return false;
+}
+
+// ALTER DOMAIN changes no stored attribute: none (its default is typed like a column's).
 Datum altered_columns(Node* parsetree, bool* isnull)
 {
     *isnull = true;
-    if (!parsetree || !IsA(parsetree, AlterTableStmt))
+    if (!parsetree || (!IsA(parsetree, AlterTableStmt) && !IsA(parsetree, AlterDomainStmt)))
         return (Datum) 0;
     List* names = NIL;
     ListCell* lc;
-    foreach (lc, ((AlterTableStmt*) parsetree)->cmds) {
+    List* cmds = IsA(parsetree, AlterTableStmt) ? ((AlterTableStmt*) parsetree)->cmds : NIL;
+    foreach (lc, cmds) {
         AlterTableCmd* cmd = (AlterTableCmd*) lfirst(lc);
         if (cmd->subtype == AT_AddColumn && cmd->def && IsA(cmd->def, ColumnDef))
             names = lappend(names, cstring_to_text(((ColumnDef*) cmd->def)->colname));
@@ -175,6 +197,8 @@ void check_partition_keys(Oid lexid)
 }
 
 bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring);
+void check_seed_charset(Node* expr, Oid lexid, int32 cs, bool restoring, const char* what, bool retyping);
+void type_raw_seeds(Node* parsetree, Oid lexid);
 
 // Column defaults of the tables the command created or changed, and of their partitions and
 // children (ALTER TABLE ... SET DEFAULT recurses to them but reports only the table named),
@@ -201,21 +225,37 @@ SELECT d.oid, a.atttypid, a.atttypmod
 // column's charset fails here, when the default is created (22P02), except in a restore
 // (check_function_bodies off, as pg_dump's scripts set it), where refusing the table would
 // lose it and its rows: there the default stays as written, with a warning.
-void type_seed_defaults(Oid lexid)
+// The rows of an internal query whose ncols columns are all of by-value types (oid, int4),
+// row after row, in the caller's memory context: the work on them then runs after
+// internal_sql_finish, under the caller's search_path, which messages and the deparsed text
+// of a default must use.
+Datum* query_values(const char* sql, int ncols, uint64* n)
 {
-    idseq::pg::internal_sql_run(kDefaults, 0, nullptr, nullptr, nullptr, false, SPI_OK_SELECT);
-    uint64 n = SPI_processed;
+    idseq::pg::internal_sql_connect();
+    idseq::pg::internal_sql_run(sql, 0, nullptr, nullptr, nullptr, false, SPI_OK_SELECT);
+    *n = SPI_processed;
+    Datum* values = (Datum*) SPI_palloc(sizeof(Datum) * ncols * (*n ? *n : 1));
+    for (uint64 i = 0; i < *n; i++)
+        for (int c = 0; c < ncols; c++) {
+            bool isnull;
+            values[i * ncols + c] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, c + 1, &isnull);
+        }
+    idseq::pg::internal_sql_finish();
+    return values;
+}
+
+void type_seed_defaults(Oid lexid, bool retyping)
+{
+    uint64 n;
+    Datum* rows = query_values(kDefaults, 3, &n);
     if (n == 0)
         return;
     Oid* defs = (Oid*) palloc(sizeof(Oid) * n);
     int32* charsets = (int32*) palloc(sizeof(int32) * n);
     for (uint64 i = 0; i < n; i++) {
-        bool isnull;
-        HeapTuple t = SPI_tuptable->vals[i];
-        TupleDesc d = SPI_tuptable->tupdesc;
-        defs[i] = DatumGetObjectId(SPI_getbinval(t, d, 1, &isnull));
-        int32 typmod = DatumGetInt32(SPI_getbinval(t, d, 3, &isnull));
-        Oid type = DatumGetObjectId(SPI_getbinval(t, d, 2, &isnull));
+        defs[i] = DatumGetObjectId(rows[i * 3]);
+        Oid type = DatumGetObjectId(rows[i * 3 + 1]);
+        int32 typmod = DatumGetInt32(rows[i * 3 + 2]);
         if (typmod < 0)
             type = getBaseTypeAndTypmod(type, &typmod); // a domain over lexid(cs)
         charsets[i] = type == lexid ? typmod : -1;
@@ -232,6 +272,13 @@ void type_seed_defaults(Oid lexid)
         Datum bin = HeapTupleIsValid(tup) ? heap_getattr(tup, Anum_pg_attrdef_adbin, RelationGetDescr(rel), &isnull)
                                           : (Datum) 0;
         Node* expr = isnull ? nullptr : (Node*) stringToNode(TextDatumGetCString(bin));
+        if (expr) {
+            Form_pg_attrdef ad = (Form_pg_attrdef) GETSTRUCT(tup);
+            check_seed_charset(expr, lexid, charsets[i], !check_function_bodies,
+                               psprintf("column \"%s\" of table \"%s\"", get_attname(ad->adrelid, ad->adnum, false),
+                                        get_rel_name(ad->adrelid)),
+                               retyping);
+        }
         if (expr && type_seed(expr, lexid, charsets[i], !check_function_bodies)) {
             Datum values[Natts_pg_attrdef] = {0};
             bool nulls[Natts_pg_attrdef] = {false};
@@ -243,6 +290,58 @@ void type_seed_defaults(Oid lexid)
             CacheInvalidateRelcacheByRelid(((Form_pg_attrdef) GETSTRUCT(tup))->adrelid);
         }
         systable_endscan(scan);
+    }
+    table_close(rel, RowExclusiveLock);
+    CommandCounterIncrement();
+}
+
+// Domains the command created or changed that have a default.
+const char* kDomainDefaults = R"sql(
+SELECT DISTINCT t.oid
+  FROM pg_catalog.pg_event_trigger_ddl_commands() cmd
+  JOIN pg_catalog.pg_type t
+    ON cmd.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
+   AND t.oid OPERATOR(pg_catalog.=) cmd.objid
+ WHERE t.typtype OPERATOR(pg_catalog.=) 'd' AND t.typdefaultbin IS NOT NULL
+)sql";
+
+// The default of a domain over lexid(cs) (CREATE DOMAIN ... DEFAULT, ALTER DOMAIN ... SET
+// DEFAULT): its untyped seed is read in cs, as a column's. A column of the domain without a
+// default of its own uses it, also when ALTER TABLE ... ADD COLUMN fills the rows already
+// there. Both forms PostgreSQL keeps are rewritten: typdefaultbin, and typdefault (the text
+// of the default).
+void type_seed_domain_defaults(Oid lexid)
+{
+    uint64 n;
+    Datum* domains = query_values(kDomainDefaults, 1, &n);
+    if (n == 0)
+        return;
+    Relation rel = table_open(TypeRelationId, RowExclusiveLock);
+    for (uint64 i = 0; i < n; i++) {
+        int32 cs = -1;
+        if (getBaseTypeAndTypmod(DatumGetObjectId(domains[i]), &cs) != lexid || cs < 0)
+            continue;
+        HeapTuple tup = SearchSysCacheCopy1(TYPEOID, domains[i]);
+        if (!HeapTupleIsValid(tup))
+            continue;
+        bool isnull;
+        Datum bin = heap_getattr(tup, Anum_pg_type_typdefaultbin, RelationGetDescr(rel), &isnull);
+        if (isnull)
+            continue;
+        Node* expr = (Node*) stringToNode(TextDatumGetCString(bin));
+        check_seed_charset(expr, lexid, cs, !check_function_bodies,
+                           psprintf("domain \"%s\"", format_type_be(DatumGetObjectId(domains[i]))), false);
+        if (!type_seed(expr, lexid, cs, !check_function_bodies))
+            continue;
+        Datum values[Natts_pg_type] = {0};
+        bool nulls[Natts_pg_type] = {false};
+        bool replace[Natts_pg_type] = {false};
+        values[Anum_pg_type_typdefaultbin - 1] = CStringGetTextDatum(nodeToString(expr));
+        replace[Anum_pg_type_typdefaultbin - 1] = true;
+        values[Anum_pg_type_typdefault - 1] = CStringGetTextDatum(deparse_expression(expr, NIL, false, false));
+        replace[Anum_pg_type_typdefault - 1] = true;
+        HeapTuple copy = heap_modify_tuple(tup, RelationGetDescr(rel), values, nulls, replace);
+        CatalogTupleUpdate(rel, &copy->t_self, copy);
     }
     table_close(rel, RowExclusiveLock);
     CommandCounterIncrement();
@@ -271,12 +370,19 @@ Datum idseq_lexid_column_guard(PG_FUNCTION_ARGS)
     Oid lexid = get_function_sibling_type(fcinfo->flinfo->fn_oid, "lexid");
     if (!OidIsValid(lexid))
         PG_RETURN_VOID();
+    if (strcmp(trig->event, "ddl_command_start") == 0) {
+        type_raw_seeds(trig->parsetree, lexid);
+        PG_RETURN_VOID();
+    }
     Oid types[3] = {OIDOID, OIDOID, TEXTARRAYOID};
     Datum values[3] = {ObjectIdGetDatum(lexid), ObjectIdGetDatum(get_array_type(lexid)), (Datum) 0};
     bool names_null;
     values[2] = altered_columns(trig->parsetree, &names_null);
+    type_seed_defaults(lexid, retypes_column(trig->parsetree));
+    // Only these commands create a domain or change its default.
+    if (trig->parsetree && (IsA(trig->parsetree, CreateDomainStmt) || IsA(trig->parsetree, AlterDomainStmt)))
+        type_seed_domain_defaults(lexid);
     idseq::pg::internal_sql_connect();
-    type_seed_defaults(lexid);
     if (!names_null && ARR_DIMS(DatumGetArrayTypeP(values[2]))[0] == 0 && ARR_NDIM(DatumGetArrayTypeP(values[2])) == 0) {
         idseq::pg::internal_sql_finish();
         PG_RETURN_VOID(); // an ALTER TABLE that adds or retypes no column
@@ -500,7 +606,9 @@ Oid lexid_namespace(Oid lexid)
 // expr is what is assigned: seen through relabelling, domain checks and the coercion to
 // lexid(cs). Returns whether it typed a seed (in place). When restoring, a constant seed
 // that does not read in cs is left as it is (with a warning) instead of raising 22P02.
-bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring)
+// The call nextval_lexid(seq, seed) of this extension that expr assigns (seen through
+// relabelling, domain checks and the coercion to lexid(cs)), or null.
+FuncExpr* nextval_lexid_call(Node* expr, Oid lexid)
 {
     for (;;) {
         int32 typmod;
@@ -514,14 +622,43 @@ bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring)
             break;
     }
     if (expr == nullptr || !IsA(expr, FuncExpr) || list_length(((FuncExpr*) expr)->args) != 2)
-        return false;
+        return nullptr;
     FuncExpr* f = (FuncExpr*) expr;
     if (f->funcresulttype != lexid || get_func_namespace(f->funcid) != lexid_namespace(lexid))
-        return false;
+        return nullptr;
     char* name = get_func_name(f->funcid);
     if (name == nullptr || strcmp(name, "nextval_lexid") != 0)
+        return nullptr;
+    return f;
+}
+
+// Where argument n (0: seq, 1: seed) of nextval_lexid call f is: in named notation
+// (nextval_lexid(seed => ..., seq => ...), whose arguments the planner puts in order only
+// later) the value of the NamedArgExpr numbered n, else the n-th argument (positional
+// arguments come first).
+Node** arg_slot(FuncExpr* f, int n)
+{
+    ListCell* lc;
+    foreach (lc, f->args) {
+        Node* arg = (Node*) lfirst(lc);
+        if (IsA(arg, NamedArgExpr) && ((NamedArgExpr*) arg)->argnumber == n)
+            return (Node**) &((NamedArgExpr*) arg)->arg;
+    }
+    return (Node**) &list_nth_cell(f->args, n)->ptr_value;
+}
+
+Node** seed_slot(FuncExpr* f)
+{
+    return arg_slot(f, 1);
+}
+
+bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring)
+{
+    FuncExpr* f = nextval_lexid_call(expr, lexid);
+    if (f == nullptr)
         return false;
-    Node* seed = (Node*) lsecond(f->args);
+    Node** slot = seed_slot(f);
+    Node* seed = *slot;
     if (!is_untyped(seed, lexid))
         return false;
     Node* bare = strip_relabel(seed);
@@ -547,11 +684,130 @@ bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring)
         c->consttype = lexid;
         c->consttypmod = cs;
         type_const(c, lexid, cs);
-        lsecond(f->args) = c;
+        *slot = (Node*) c;
     } else {
-        lsecond(f->args) = coerce_typmod(seed, lexid, cs);
+        *slot = coerce_typmod(seed, lexid, cs);
     }
     return true;
+}
+
+// A default nextval_lexid(seq, seed) whose seed has a charset other than cs, the charset of
+// the column or domain it fills (what): every insert that used it would draw a sequence
+// value and then fail to store a value of the seed's charset. ALTER COLUMN ... TYPE leaves
+// one behind (it keeps the default and coerces its result to the new type); so does a seed
+// typed by hand for another charset. Refused (42804), except in a restore, as in type_seed.
+// The seed is not re-read in cs: its spelling as written is gone (base36 folds case), and
+// the user knows which value is meant; the hint shows the default with the stored spelling.
+void check_seed_charset(Node* expr, Oid lexid, int32 cs, bool restoring, const char* what, bool retyping)
+{
+    FuncExpr* f = nextval_lexid_call(expr, lexid);
+    if (f == nullptr)
+        return;
+    Node* seed = *seed_slot(f);
+    int32 seed_cs = charset_of(seed, lexid);
+    if (seed_cs < 0 || seed_cs == cs)
+        return;
+    // The spelling of a constant seed (under its coercion), or "..." when it is computed.
+    Node* c = seed;
+    int32 ignored;
+    while (c && (IsA(c, RelabelType) || (IsA(c, FuncExpr) && exprIsLengthCoercion(c, &ignored))))
+        c = IsA(c, RelabelType) ? (Node*) ((RelabelType*) c)->arg : (Node*) linitial(((FuncExpr*) c)->args);
+    const char* spelling = "...";
+    if (c && IsA(c, Const) && !((Const*) c)->constisnull && ((Const*) c)->consttype == lexid) {
+        Oid out;
+        bool varlena;
+        getTypeOutputInfo(lexid, &out, &varlena);
+        spelling = OidOutputFunctionCall(out, ((Const*) c)->constvalue);
+    }
+    const char* target = quote_identifier(idseq::pg::charset_by_id(cs)->name().c_str());
+    ereport(restoring ? WARNING : ERROR,
+            (errcode(ERRCODE_DATATYPE_MISMATCH),
+             errmsg("seed of the default of %s has charset \"%s\", not \"%s\"", what,
+                    idseq::pg::charset_by_id(seed_cs)->name().c_str(), idseq::pg::charset_by_id(cs)->name().c_str()),
+             restoring ? errdetail("The default is kept as written, so inserts that use it fail.")
+                       : errdetail("Every insert that used the default would draw a sequence value and then fail to "
+                                   "store it."),
+             errhint("Set a default whose seed is in charset \"%s\", for example nextval_lexid(%s, %s::lexid(%s))%s",
+                     idseq::pg::charset_by_id(cs)->name().c_str(),
+                     deparse_expression(*arg_slot(f, 0), NIL, false, false),
+                     quote_literal_cstr(spelling),
+                     target,
+                     retyping ? ", with ALTER COLUMN ... SET DEFAULT in the same ALTER TABLE as ALTER COLUMN ... TYPE."
+                              : ".")));
+}
+
+// ALTER TABLE ... ADD COLUMN c lexid(cs) DEFAULT nextval_lexid(seq, 'aB') on a table that has
+// rows evaluates the default for each of them in its rewrite, before ddl_command_end could
+// type the stored default: the seed would be read as base36. At ddl_command_start the seed
+// of such a default (or of its DEFAULT clause, which the parse tree still holds as a
+// constraint) becomes a cast to lexid(cs) in the command's own parse tree, when a parsed copy
+// shows it to be the untyped seed of this extension's nextval_lexid: the rewrite, the stored
+// default and the partitions and children ALTER TABLE recurses to then all read it in cs.
+// A seed that does not read in cs fails here, before any value is drawn (22P02). standard_
+// ProcessUtility has copied a cached statement before this runs, so only this execution
+// sees the change.
+void type_raw_seed(Node** slot, Oid lexid, int32 cs)
+{
+    while (*slot && IsA(*slot, TypeCast))
+        slot = &((TypeCast*) *slot)->arg;
+    if (*slot == nullptr || !IsA(*slot, FuncCall))
+        return;
+    FuncCall* call = (FuncCall*) *slot;
+    if (list_length(call->args) != 2 || call->agg_star || call->func_variadic ||
+        strcmp(strVal(llast(call->funcname)), "nextval_lexid") != 0)
+        return;
+    ParseState* pstate = make_parsestate(NULL);
+    Node* expr = transformExpr(pstate, (Node*) copyObjectImpl(call), EXPR_KIND_COLUMN_DEFAULT);
+    free_parsestate(pstate);
+    if (!type_seed(expr, lexid, cs, !check_function_bodies))
+        return;
+    // The seed as written: the argument named seed, else the second (positional arguments
+    // come before named ones).
+    Node** seed = (Node**) &lsecond(call->args);
+    ListCell* lc;
+    foreach (lc, call->args)
+        if (IsA(lfirst(lc), NamedArgExpr) && strcmp(((NamedArgExpr*) lfirst(lc))->name, "seed") == 0)
+            seed = (Node**) &lfirst(lc);
+    if (IsA(*seed, NamedArgExpr))
+        seed = (Node**) &((NamedArgExpr*) *seed)->arg;
+    TypeCast* cast = makeNode(TypeCast);
+    cast->arg = *seed;
+    cast->typeName = makeTypeNameFromOid(lexid, cs);
+    cast->location = -1;
+    *seed = (Node*) cast;
+}
+
+void type_raw_seeds(Node* parsetree, Oid lexid)
+{
+    if (!parsetree || !IsA(parsetree, AlterTableStmt))
+        return;
+    AlterTableStmt* stmt = (AlterTableStmt*) parsetree;
+    if (!OidIsValid(RangeVarGetRelid(stmt->relation, NoLock, true)))
+        return; // ALTER TABLE reports it (or IF EXISTS skips it)
+    ListCell* lc;
+    foreach (lc, stmt->cmds) {
+        AlterTableCmd* cmd = (AlterTableCmd*) lfirst(lc);
+        if (cmd->subtype != AT_AddColumn || !cmd->def || !IsA(cmd->def, ColumnDef))
+            continue;
+        ColumnDef* def = (ColumnDef*) cmd->def;
+        int32 cs = -1;
+        Type type = def->typeName ? LookupTypeName(NULL, def->typeName, &cs, true) : nullptr;
+        if (type == nullptr)
+            continue; // ALTER TABLE reports it
+        Oid typid = typeTypeId(type);
+        ReleaseSysCache(type);
+        if (cs < 0)
+            typid = getBaseTypeAndTypmod(typid, &cs); // a domain over lexid(cs)
+        if (typid != lexid || cs < 0)
+            continue;
+        type_raw_seed(&def->raw_default, lexid, cs);
+        ListCell* cc;
+        foreach (cc, def->constraints) {
+            Constraint* con = (Constraint*) lfirst(cc);
+            if (IsA(con, Constraint) && con->contype == CONSTR_DEFAULT)
+                type_raw_seed(&con->raw_expr, lexid, cs);
+        }
+    }
 }
 
 // lexical_add(expr, 0): an untyped value read as base36, a typed one unchanged. For values

@@ -217,8 +217,15 @@ CREATE FUNCTION @extschema@.idseq_lexid_column_guard() RETURNS event_trigger
 CREATE EVENT TRIGGER idseq_lexid_column_guard ON ddl_command_end
     WHEN TAG IN ('CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO', 'ALTER TABLE', 'CREATE MATERIALIZED VIEW',
                  'CREATE FOREIGN TABLE', 'ALTER FOREIGN TABLE', 'IMPORT FOREIGN SCHEMA', 'CREATE TYPE',
-                 'ALTER TYPE', 'CREATE DOMAIN', 'CREATE SCHEMA')
+                 'ALTER TYPE', 'CREATE DOMAIN', 'ALTER DOMAIN', 'CREATE SCHEMA')
     EXECUTE FUNCTION @extschema@.idseq_lexid_column_guard();
 -- Also under session_replication_role = replica: the guard protects the operator classes,
 -- not a replication concern.
 ALTER EVENT TRIGGER idseq_lexid_column_guard ENABLE ALWAYS;
+-- ALTER TABLE ... ADD COLUMN evaluates its default for the rows already there before
+-- ddl_command_end: the same function, fired first, reads an untyped nextval_lexid seed of the
+-- default in the new column's charset.
+CREATE EVENT TRIGGER idseq_lexid_seed_guard ON ddl_command_start
+    WHEN TAG IN ('ALTER TABLE')
+    EXECUTE FUNCTION @extschema@.idseq_lexid_column_guard();
+ALTER EVENT TRIGGER idseq_lexid_seed_guard ENABLE ALWAYS;

@@ -112,6 +112,10 @@ COMMENT ON FUNCTION @extschema@.snowflake_nextval(text) IS
     'a new snowflake id of this node (idseq.node_id): unique and increasing per layout and server';
 COMMENT ON EVENT TRIGGER idseq_lexid_column_guard IS
     'refuses stored lexid columns, domains and range types without a charset (declare lexid(base36) or the charset meant)';
+COMMENT ON EVENT TRIGGER idseq_lexid_seed_guard IS
+    'before ALTER TABLE ... ADD COLUMN fills the rows already there, reads an untyped nextval_lexid seed of the default in the column''s charset';
+COMMENT ON EVENT TRIGGER idseq_lexid_seed_guard IS
+    'before ALTER TABLE ... ADD COLUMN fills the rows already there, reads an untyped nextval_lexid seed of the default in the column''s charset';
 COMMENT ON EVENT TRIGGER idseq_sequence_step_guard IS
     'before ALTER SEQUENCE makes INCREMENT smaller, moves the sequence on so that the next lexid_block starts after the last';
 COMMENT ON EVENT TRIGGER idseq_sequence_step_guard IS

@@ -4,7 +4,7 @@ CREATE FUNCTION @extschema@.idseq_lexid_column_guard() RETURNS event_trigger
 CREATE EVENT TRIGGER idseq_lexid_column_guard ON ddl_command_end
     WHEN TAG IN ('CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO', 'ALTER TABLE', 'CREATE MATERIALIZED VIEW',
                  'CREATE FOREIGN TABLE', 'ALTER FOREIGN TABLE', 'IMPORT FOREIGN SCHEMA', 'CREATE TYPE',
-                 'ALTER TYPE', 'CREATE DOMAIN', 'CREATE SCHEMA')
+                 'ALTER TYPE', 'CREATE DOMAIN', 'ALTER DOMAIN', 'CREATE SCHEMA')
     EXECUTE FUNCTION @extschema@.idseq_lexid_column_guard();
 
 -- Columns of 1.0/1.1 declared plain lexid keep working (their values read as before), but
