@@ -67,6 +67,31 @@ for my $path ('shared', 'plain') {
     }
 }
 
+# The last-id sequence of the path without shared memory holds the last id issued; the
+# database owner may setval it (a restore writes it). A value set by anybody but idseq is
+# read as unknown, and the generator restarts above the durable mark as read then, also in a
+# session that read the mark before the reset: no id is issued again, without any crash.
+$node->safe_psql('app', q{
+    SELECT snowflake_create_layout('hourly_reset', '2024-01-01 00:00:00+00', 'time:30,node:4,seq:20', '1 hour')});
+for my $reset ('1', '1, true', '1, false') {
+    my $tag = "setval(last, $reset)";
+    $node->safe_psql('app', qq{
+        INSERT INTO ids SELECT 'hourly_reset', snowflake_nextval('hourly_reset'), 10 FROM generate_series(1, 500);
+        SELECT setval('idseq_sf_last_hourly_reset', $reset);
+        INSERT INTO ids SELECT 'hourly_reset', snowflake_nextval('hourly_reset'), 11 FROM generate_series(1, 500);
+    });
+    my ($ok, $err) = as_alice(qq{SELECT setval('idseq_sf_last_hourly_reset', $reset)});
+    note("$tag by the database owner: " . ($ok ? 'accepted' : "refused: $err"));
+    $node->safe_psql('app', q{
+        INSERT INTO ids SELECT 'hourly_reset', snowflake_nextval('hourly_reset'), 12 FROM generate_series(1, 500);
+        UPDATE ids SET round = 9 WHERE layout = 'hourly_reset';
+    });
+    is($node->safe_psql('app', q{SELECT count(*), count(DISTINCT id) FROM ids WHERE layout = 'hourly_reset'}) =~ /^(\d+)\|\1$/ ? 1 : 0,
+       1, "plain path, $tag in the issuing session and by the database owner: no id issued twice");
+}
+is($node->safe_psql('app', q{SELECT count(*) FROM ids WHERE layout = 'hourly_reset'}), '4500',
+   'every id of the resets is stored');
+
 # A database owner can still set a mark (what pg_restore --no-owner does).
 my ($ok, $err) = as_alice(q{SELECT setval('idseq_sf_state_hourly_plain', 1000000)});
 ok($ok, 'the database owner can still set a mark, as a restore does') or diag($err);

@@ -597,19 +597,25 @@ void note_confirmed_mark(Entry* e, int64 mark)
 // Every id: lock P's page, rebuild the state from P (or from H when P is unknown), one core
 // step, write the new id into P, unlock. The buffer lock serialises the backends as nextval's
 // does; reservations and waits happen with it released, then the step starts over.
+// H read as a restart point: under the layout's lock and confirmed (a reservation in
+// progress holds the lock until its mark is durable, and one whose wait was cancelled left its
+// mark unconfirmed). Every id issued so far is within it.
+void read_restart_mark(Entry* e)
+{
+    lock_layout(e);
+    e->sync_mark = -1;
+    note_confirmed_mark(e, durable_mark(e));
+    unlock_layout(e);
+    e->base_mark = e->mark;
+}
+
 int64 nextval_slow(Entry* e, int32 node)
 {
     if (!e->mark_read) {
         // This backend's view of H, read once: every id issued before the last id became
         // unknown (a crash, a promotion, a run with shared memory -- all before this backend
         // started) is within it, so it is the restart point while the last id is unknown.
-        // Read under the layout's lock and confirmed: a reservation in progress holds the lock
-        // until its mark is durable, and one whose wait was cancelled left its mark unconfirmed.
-        lock_layout(e);
-        e->sync_mark = -1;
-        note_confirmed_mark(e, durable_mark(e));
-        unlock_layout(e);
-        e->base_mark = e->mark;
+        read_restart_mark(e);
         e->mark_read = true;
     }
     if (sync_required() && e->sync_mark < e->mark) {
@@ -631,13 +637,24 @@ int64 nextval_slow(Entry* e, int32 node)
         e->last_locked_lxid = IDSEQ_MY_LXID();
     }
     Relation rel = relation_open(e->last_relid, NoLock);
+    bool mark_fresh = false;
     for (;;) {
         const uint64 rnd = e->has_rand ? pg_prng_uint64(&pg_global_prng_state) : 0;
         Buffer buf;
         Form_pg_sequence_data last = lock_seq_tuple(rel, BUFFER_LOCK_EXCLUSIVE, &buf);
-        const bool known = last->is_called;
-        const int64 last_id = last->last_value;
-        const int64 anchor = last->log_cnt; // shared by every backend, as the last id is
+        const LastId p = last_id_state(last);
+        if (!p.known && !mark_fresh) {
+            // P unknown: a crash before this backend read H, or a reset of P by somebody
+            // else (setval) at any time since. H as read now covers every id issued so far,
+            // whichever happened; H as first read may not, after a reset.
+            UnlockReleaseBuffer(buf);
+            read_restart_mark(e);
+            mark_fresh = true;
+            continue;
+        }
+        const bool known = p.known;
+        const int64 last_id = p.value;
+        const int64 anchor = p.anchor; // shared by every backend, as the last id is
         const int64 now_us = now_unix_us();
         const int64 mono = now_mono_us();
         int64 now_unit = 0, id = 0, new_anchor = anchor;

@@ -174,6 +174,15 @@ Form_pg_sequence_data lock_seq_tuple(Relation rel, int mode, Buffer* buf);
 void write_last_locked(Buffer buf, Form_pg_sequence_data seq, int64 value, bool is_called, int64 anchor);
 // Makes the slow path's last id unknown; returns it (-1 when it was unknown already).
 int64 forget_last(const Entry* e);
+// P as idseq wrote it: known (set by idseq, not by setval or a crash), the last id, the
+// anchor (0: none). See write_last_locked.
+struct LastId {
+    bool known;
+    int64 value;
+    int64 anchor;
+};
+constexpr int64 kLastNoAnchor = PG_INT64_MIN;
+LastId last_id_state(const FormData_pg_sequence_data* seq);
 int64 read_mark(const Entry* e, XLogRecPtr& lsn);
 // The guard of a state sequence: the sequence named as it is with "guard" for "state", in its
 // schema (InvalidOid when there is none).

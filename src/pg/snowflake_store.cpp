@@ -81,15 +81,28 @@ bool read_seq(Oid relid, int64& value, XLogRecPtr& lsn)
 
 } // namespace
 
+LastId last_id_state(const FormData_pg_sequence_data* seq)
+{
+    LastId p;
+    p.known = seq->is_called && seq->log_cnt != 0;
+    p.value = seq->last_value;
+    p.anchor = !p.known || seq->log_cnt == kLastNoAnchor ? 0 : seq->log_cnt;
+    return p;
+}
+
 // Writes P, the unlogged last-id sequence (no WAL: it is meant to vanish with a crash), and
-// in its log_cnt the slow path's shared anchor (idseq::anchor_offset; 0: none). Nothing
-// calls nextval on this sequence, so log_cnt has no other use; setval and a crash make it 0.
+// in its log_cnt the slow path's shared anchor (idseq::anchor_offset; 0: none), stored as
+// kLastNoAnchor for none, so that idseq never leaves log_cnt at 0 beside a set value.
+// setval() always leaves log_cnt at 0 (sequence.c, do_setval): a P that is set with log_cnt
+// 0 was written by somebody else (a database owner's setval, which the grant a restore needs
+// allows, or a restore itself), and last_id_state() reads it as unknown. nextval() can only
+// raise the value. A crash resets the sequence to its initial state (is_called false).
 void write_last_locked(Buffer buf, Form_pg_sequence_data seq, int64 value, bool is_called, int64 anchor)
 {
     START_CRIT_SECTION();
     seq->last_value = value;
     seq->is_called = is_called;
-    seq->log_cnt = anchor;
+    seq->log_cnt = anchor == 0 ? kLastNoAnchor : anchor;
     MarkBufferDirty(buf);
     END_CRIT_SECTION();
 }
@@ -99,7 +112,8 @@ int64 forget_last(const Entry* e)
     Relation rel = relation_open(e->last_relid, RowExclusiveLock);
     Buffer buf;
     Form_pg_sequence_data seq = lock_seq_tuple(rel, BUFFER_LOCK_EXCLUSIVE, &buf);
-    const int64 last = seq->is_called && seq->last_value >= 0 ? seq->last_value : -1;
+    const LastId p = last_id_state(seq);
+    const int64 last = p.known && p.value >= 0 ? p.value : -1;
     write_last_locked(buf, seq, -1, false, 0);
     UnlockReleaseBuffer(buf);
     relation_close(rel, NoLock);
