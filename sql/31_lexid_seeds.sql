@@ -68,6 +68,14 @@ CREATE TABLE ddl_type (c lexid(base36) DEFAULT nextval_lexid('ddl_seq', '00A000'
 SELECT * FROM expect_error($$ALTER TABLE ddl_type ALTER COLUMN c TYPE lexid(base62)$$);
 SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'ddl_type'::regclass;
 ALTER TABLE ddl_type ALTER COLUMN c TYPE lexid(base62), ALTER COLUMN c SET DEFAULT nextval_lexid('ddl_seq', '00a000');
+-- the same change made through a typed table's composite type (ALTER TYPE ... CASCADE
+-- retypes the table's column and reports only the type)
+CREATE TYPE ddl_row AS (x int, code lexid(base36));
+CREATE TABLE ddl_typed OF ddl_row (code WITH OPTIONS DEFAULT nextval_lexid('ddl_seq', '00A000'));
+SELECT * FROM expect_error($$ALTER TYPE ddl_row ALTER ATTRIBUTE code TYPE lexid(base62) CASCADE$$);
+SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'ddl_typed'::regclass AND attname = 'code';
+DROP TABLE ddl_typed;
+DROP TYPE ddl_row;
 SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'ddl_type'::regclass;
 INSERT INTO ddl_type (n) VALUES (1);
 SELECT c, lexid_charset(c) FROM ddl_type;

@@ -208,6 +208,14 @@ WITH RECURSIVE cmd(objid) AS (
     SELECT objid FROM pg_catalog.pg_event_trigger_ddl_commands()
      WHERE classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
     UNION
+    -- ALTER TYPE ... ALTER ATTRIBUTE ... CASCADE retypes the columns of the typed tables
+    -- (CREATE TABLE ... OF type), and reports only the composite type's relation
+    SELECT c.oid FROM pg_catalog.pg_event_trigger_ddl_commands() t
+      JOIN pg_catalog.pg_class comp ON comp.oid OPERATOR(pg_catalog.=) t.objid
+      JOIN pg_catalog.pg_class c ON c.reloftype OPERATOR(pg_catalog.=) comp.reltype
+     WHERE t.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND comp.relkind OPERATOR(pg_catalog.=) 'c'
+    UNION
     SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN cmd ON i.inhparent OPERATOR(pg_catalog.=) cmd.objid
 )
 SELECT d.oid, a.atttypid, a.atttypmod
