@@ -67,6 +67,7 @@ extern "C" {
 #include "parser/parse_type.h"
 #include "utils/ruleutils.h"
 #include "utils/array.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/partcache.h"
 #include "utils/rel.h"
