@@ -487,8 +487,7 @@ my ($mrc, $mout, $merr) = (0, '', '');
 for my $sh (@mv_shards)
 {
     ($mrc, $mout, $merr) = $c->psql('postgres',
-        "SET citus.logical_replication_timeout = '120s'; "
-          . "SELECT citus_move_shard_placement($sh, $from, $to, shard_transfer_mode => 'force_logical')");
+        "SELECT citus_move_shard_placement($sh, $from, $to, shard_transfer_mode => 'force_logical')");
     last if $mrc != 0;
 }
 is($mrc, 0, 'shard moves of mv succeeded with writes running') or diag($merr);
