@@ -277,24 +277,14 @@ int compare_datums(Datum a, Datum b)
     return lex::compare(lexid_digits(x), lexid_length(x), lexid_digits(y), lexid_length(y));
 }
 
-// lexid_larger/lexid_smaller: as transition functions of min() and max() over untyped values,
-// the two meet with nothing typed to serve: they compare as base36, as documented for
-// untyped values on their own, and the result is one of the arguments, so it prints as
-// written. Called directly (perhaps inlined beside a typed comparison), two untyped values
-// are the error of compare_datums.
+// lexid_larger/lexid_smaller (min() and max()): two untyped values are the error of
+// compare_datums. The planner hook types the arguments of min() and max() written in a query
+// (base36 unless typed); values that reach the transition function untyped came from
+// elsewhere (a Citus coordinator combining its workers' results, which arrive as text), and
+// comparing them as base36 would give a wrong answer for any other charset.
 int compare_for_aggregate(FunctionCallInfo fcinfo)
 {
-    Datum a = PG_GETARG_DATUM(0);
-    Datum b = PG_GETARG_DATUM(1);
-    if (AggCheckCallContext(fcinfo, NULL) == 0)
-        return compare_datums(a, b);
-    Lexid* x = (Lexid*) PG_DETOAST_DATUM_PACKED(a);
-    Lexid* y = (Lexid*) PG_DETOAST_DATUM_PACKED(b);
-    if (lexid_charset_id(x) == 0 && lexid_charset_id(y) == 0) {
-        x = resolve(x, 0);
-        y = resolve(y, 0);
-    }
-    return compare_datums(PointerGetDatum(x), PointerGetDatum(y));
+    return compare_datums(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
 }
 
 // The hash key is the spelling folded so that spellings any charset calls equal agree:

@@ -19,8 +19,7 @@
 //    place where the literal is read moves.
 // 3. Never compared with each other at run time (lexid_type.cpp raises 42804). The hook
 //    types both operands of a comparison of two untyped values as base36, and ORDER BY keys
-//    without a charset too (min and max compare their untyped arguments as base36 in their
-//    transition functions and keep the spelling); a second pass over the finished plan
+//    and min/max arguments without a charset too; a second pass over the finished plan
 //    types the untyped constants that inlining put beside a typed operand. What is left
 //    (plans made before the library was loaded, constants beside code + 0) is an error
 //    where two untyped values meet, never a guess.
@@ -820,7 +819,7 @@ void type_raw_seeds(Node* parsetree, Oid lexid)
 }
 
 // lexical_add(expr, 0): an untyped value read as base36, a typed one unchanged. For values
-// that machinery sorts among themselves with nothing typed to serve (ORDER BY).
+// that machinery sorts among themselves with nothing typed to serve (ORDER BY, min, max).
 Node* base36_unless_typed(Node* expr, Oid lexid)
 {
     Oid nsp = lexid_namespace(lexid);
@@ -923,9 +922,19 @@ bool type_untyped_operands(Node* node, void* context)
         Oid t = exprType((Node*) linitial(f->args));
         if (t == exprType((Node*) lsecond(f->args)) && is_lexid(t) && is_comparison(f->funcid))
             type_operands(f->args, t, t, t);
+    } else if (IsA(node, Aggref)) {
+        // min and max over values without a charset: base36, the untyped values compared
+        // with each other by the transition function (which refuses two untyped values:
+        // those that reach it came from elsewhere, see lexid_type.cpp).
+        Aggref* agg = (Aggref*) node;
+        char* name = get_func_name(agg->aggfnoid);
+        if (name && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) && list_length(agg->args) == 1) {
+            TargetEntry* te = (TargetEntry*) linitial(agg->args);
+            Oid t = exprType((Node*) te->expr);
+            if (is_lexid(t))
+                te->expr = (Expr*) base36_unless_typed((Node*) te->expr, t);
+        }
     }
-    // min and max over values without a charset are left as written: their transition
-    // functions compare them as base36 and return one of them (lexid_type.cpp).
     return expression_tree_walker(node, WALKER, context);
 }
 
