@@ -38,13 +38,3 @@ CREATE FUNCTION @extschema@.nextval_code(seq regclass, charset text DEFAULT NULL
 COMMENT ON FUNCTION @extschema@.nextval_code(regclass, text) IS
     'next code of a cycling sequence: AAA, AAB, ..., ZZZ, AAA, ...';
 
--- lexid_block's blocks are v .. v + INCREMENT - 1: before ALTER SEQUENCE (or ALTER TABLE ...
--- SET INCREMENT BY on an identity column) makes the step smaller, the sequence moves on so
--- that the next block starts after the last one (src/pg/sequences.cpp). Also under
--- session_replication_role = replica.
-CREATE FUNCTION @extschema@.idseq_sequence_step_guard() RETURNS event_trigger
-    AS 'MODULE_PATHNAME', 'idseq_sequence_step_guard' LANGUAGE C;
-CREATE EVENT TRIGGER idseq_sequence_step_guard ON ddl_command_start
-    WHEN TAG IN ('ALTER SEQUENCE', 'ALTER TABLE')
-    EXECUTE FUNCTION @extschema@.idseq_sequence_step_guard();
-ALTER EVENT TRIGGER idseq_sequence_step_guard ENABLE ALWAYS;
