@@ -12,16 +12,16 @@
 #   make bench-versions  `make bench` on 15 (host), 17 and 18, ratios side by side
 
 EXTENSION   = idseq
-EXTVERSION  = 1.2
+EXTVERSION  = 1.3
 MODULE_big  = idseq
 CORE_SRCS   = $(sort $(wildcard src/core/*.cpp))
 PG_SRCS     = $(sort $(wildcard src/pg/*.cpp))
 OBJS        = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 # The install script of the version in development and its upgrade script from the last
 # release are assembled from src/sql/; released versions' scripts are frozen files that are
-# never edited (idseq--1.0.sql, idseq--1.1.sql, idseq--1.0--1.1.sql).
-DATA_built  = idseq--$(EXTVERSION).sql idseq--1.1--$(EXTVERSION).sql
-DATA        = idseq--1.0.sql idseq--1.1.sql idseq--1.0--1.1.sql
+# never edited (idseq--1.0.sql, idseq--1.1.sql, idseq--1.2.sql and the upgrades between them).
+DATA_built  = idseq--$(EXTVERSION).sql idseq--1.2--$(EXTVERSION).sql
+DATA        = idseq--1.0.sql idseq--1.1.sql idseq--1.2.sql idseq--1.0--1.1.sql idseq--1.1--1.2.sql
 REGRESS     = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 ISOLATION   = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
 TAP_TESTS   = 1
@@ -47,11 +47,12 @@ override COMPILER = $(CXX) $(CXXFLAGS)
 $(OBJS): $(wildcard src/core/*.h src/pg/*.h)
 
 # The install script is assembled from one fragment per SQL area.
-idseq--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
-	cat $^ > $@
+# The directories are prerequisites too, so that removing a fragment rebuilds the script.
+idseq--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql)) src/sql
+	cat $(filter %.sql,$^) > $@
 
-idseq--1.1--$(EXTVERSION).sql: $(sort $(wildcard src/sql/upgrade/1.1--$(EXTVERSION)/*.sql))
-	cat $^ > $@
+idseq--1.2--$(EXTVERSION).sql: $(sort $(wildcard src/sql/upgrade/1.2--$(EXTVERSION)/*.sql)) src/sql/upgrade/1.2--$(EXTVERSION)
+	cat $(filter %.sql,$^) > $@
 
 # ---- PostgreSQL-free core: unit tests, sanitizers, fuzzing, micro-benchmarks ----
 CORE_CXX     ?= g++

@@ -4,8 +4,8 @@
 -- sequence it did not make). Written by create_code_sequence (as a catalog, without an ACL
 -- check: the caller has just created the sequence) and by restores: pg_dump writes the rows
 -- (the sequence by name) after the sequences. A row is deleted when its sequence is dropped,
--- so that a later sequence that reuses the OID starts unremembered. This file is also the
--- 1.1 -> 1.2 upgrade fragment (src/sql/upgrade/1.1--1.2/32_code_sequences.sql is a link).
+-- so that a later sequence that reuses the OID starts unremembered. Since 1.2 (frozen in
+-- idseq--1.1--1.2.sql).
 CREATE TABLE @extschema@.idseq_code_sequences (
     seq pg_catalog.regclass PRIMARY KEY,
     charset pg_catalog.text NOT NULL

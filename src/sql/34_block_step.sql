@@ -1,6 +1,5 @@
 -- ===== lexid_block (issue 18): a smaller INCREMENT never reaches back into the last block =====
--- This file is also the 1.1 -> 1.2 upgrade fragment (src/sql/upgrade/1.1--1.2/34_block_step.sql
--- is a link to it).
+-- Since 1.2 (the upgrade from 1.1 is frozen in idseq--1.1--1.2.sql).
 -- lexid_block's blocks are v .. v + INCREMENT - 1: before ALTER SEQUENCE (or ALTER TABLE ...
 -- SET INCREMENT BY on an identity column) makes the step smaller, the sequence moves on so
 -- that the next block starts after the last one (src/pg/sequences.cpp). Also under

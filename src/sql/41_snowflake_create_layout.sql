@@ -1,7 +1,6 @@
 
 -- ===== snowflake_create_layout (1.2: in C, only field orders whose ids increase) =====
--- Shared word for word by the fresh install and the 1.1 -> 1.2 upgrade
--- (src/sql/upgrade/1.1--1.2/30_failover.sql is a link to this file).
+-- Since 1.2 (the upgrade from 1.1 is frozen in idseq--1.1--1.2.sql).
 
 -- idseq_snowflake_check plus the generator's rule: time before seq and rand, seq before rand
 -- (node anywhere). Not the registry's CHECK, so that a layout created before 1.2 in any

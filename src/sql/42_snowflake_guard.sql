@@ -1,7 +1,6 @@
 
 -- ===== the generators' guards: marks only the extension writes (issue 18) =====
--- Shared word for word by the fresh install and the 1.1 -> 1.2 upgrade
--- (src/sql/upgrade/1.1--1.2/42_snowflake_guard.sql is a link to this file).
+-- Since 1.2 (the upgrade from 1.1 is frozen in idseq--1.1--1.2.sql).
 --
 -- A layout's state sequence (idseq_sf_state_...) carries its durable high-water mark through
 -- pg_dump, and the database owner may set it, because pg_restore --no-owner restores it with

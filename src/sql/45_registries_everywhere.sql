@@ -1,5 +1,5 @@
 -- ===== the registries on every path: logical decoding, replicas, apply workers (1.2) =====
--- The same fragment serves the install script and the 1.1 -> 1.2 upgrade.
+-- Since 1.2 (the upgrade from 1.1 is frozen in idseq--1.1--1.2.sql).
 --
 -- Output and send functions read the charset registry with catalog-style scans; a walsender
 -- decoding a change prints values with a historic snapshot, which only shows the rows of

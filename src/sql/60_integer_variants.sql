@@ -1,6 +1,5 @@
 -- ===== exact integer variants (issue 18) =====
--- This file is also the 1.1 -> 1.2 upgrade fragment (src/sql/upgrade/1.1--1.2/60_integer_variants.sql
--- is a link to it).
+-- Since 1.2 (the upgrade from 1.1 is frozen in idseq--1.1--1.2.sql).
 -- PostgreSQL prefers an exact match in any schema of the search_path over a match through an
 -- implicit cast: with only lexid + bigint, `code + 1` (an integer) would resolve to a
 -- lexid + integer operator that anyone with CREATE on a schema later in the path defined,

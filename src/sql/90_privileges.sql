@@ -7,8 +7,8 @@
 -- everyone: CHECK constraints validate each definition, the dedup trigger refuses a
 -- conflicting charset, the final triggers refuse UPDATE, DELETE and TRUNCATE, and the
 -- triggers below refuse a layout whose state sequences are not its own. Other roles only
--- read. This file is also the 1.1 -> 1.2 upgrade fragment
--- (src/sql/upgrade/1.1--1.2/90_privileges.sql is a link to it).
+-- read. Objects added after 1.2 get their privileges here and in their version's upgrade
+-- fragment.
 
 GRANT SELECT ON @extschema@.snowflake_layouts TO PUBLIC;
 GRANT INSERT ON @extschema@.idseq_charset_registry TO pg_database_owner;

@@ -1,7 +1,7 @@
 -- ===== descriptions (\dT+, \df+, \do+, \dv+, \dC+ and obj_description show them) =====
 -- Every user-facing object has a description; sql/92_comments.sql lists any that lacks one
--- and states which internal objects are exempt. The same file is the 1.1 -> 1.2 upgrade
--- fragment (src/sql/upgrade/1.1--1.2/95_comments.sql is a link to it), so it may only
+-- and states which internal objects are exempt. The same file is the 1.2 -> 1.3 upgrade
+-- fragment (src/sql/upgrade/1.2--1.3/95_comments.sql is a link to it), so it may only
 -- comment objects that both the fresh install and the upgrade have created before it.
 
 -- charsets

@@ -1,1 +1,0 @@
-../../16_lexid_text_index.sql

@@ -1,1 +1,0 @@
-../../41_snowflake_create_layout.sql

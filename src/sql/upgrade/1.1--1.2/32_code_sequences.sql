@@ -1,1 +1,0 @@
-../../32_code_sequences.sql

@@ -1,1 +1,0 @@
-../../34_block_step.sql

@@ -1,1 +1,0 @@
-../../42_snowflake_guard.sql

@@ -1,1 +1,0 @@
-../../45_registries_everywhere.sql

@@ -1,1 +1,0 @@
-../../60_integer_variants.sql

@@ -1,1 +1,0 @@
-../../90_privileges.sql
