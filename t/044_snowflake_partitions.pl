@@ -107,6 +107,22 @@ $out = $s2->query_safe(q{SELECT 'after'});
 like($out, qr/second:0/, 'the second session creates nothing and raises no error');
 $s1->quit;
 $s2->quit;
+# Under REPEATABLE READ the second cannot see the first's partitions: 40001, to retry.
+$s1 = $node->background_psql('postgres');
+$s2 = $node->background_psql('postgres', on_error_stop => 0);
+$s1->query_safe(q{BEGIN; SELECT count(*) FROM snowflake_create_partitions('ev', now() + interval '7 days', now() + interval '8 days')});
+$s2->query_safe(q{\set VERBOSITY verbose
+BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT 1});
+$s2->query_until(qr/started/, qq{\\echo started\nSELECT 'rr:' || count(*) FROM snowflake_create_partitions('ev', now() + interval '7 days', now() + interval '8 days');\n});
+ok($node->poll_query_until('postgres',
+    q{SELECT count(*) = 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%rr:%'}),
+    'a repeatable read session waits for the first');
+$s1->query_safe('COMMIT');
+$s2->query(q{ROLLBACK});
+like($s2->{stderr}, qr/ERROR:  40001: could not serialize access due to a concurrent change of the partitions of (public\.)?ev/,
+     '... then fails with 40001');
+$s1->quit;
+$s2->quit;
 
 # Retire by date: the partitions of days that ended before two days ago, dropped.
 my $before = $node->safe_psql('postgres', q{SELECT count(*) FROM ev WHERE id < snowflake_min_id(now() - interval '2 days')});
