@@ -61,6 +61,10 @@ SELECT * FROM snowflake_create_partitions('monthly', '2025-04-15 00:00+00', '202
 SELECT c.relname, pg_get_expr(c.relpartbound, c.oid) = format('FOR VALUES FROM (''%s'') TO (''%s'')',
            snowflake_min_id('2025-04-01 00:00+00'), snowflake_min_id('2025-07-01 00:00+00')) AS is_q2
   FROM pg_class c WHERE c.relname = 'monthly_p20250401';
+-- a partition made by hand with exactly a step's bounds counts as created, whatever its name
+CREATE TABLE monthly_october PARTITION OF monthly
+    FOR VALUES FROM (snowflake_min_id('2025-10-01 00:00+00')) TO (snowflake_min_id('2025-11-01 00:00+00'));
+SELECT * FROM snowflake_create_partitions('monthly', '2025-10-01 00:00+00', '2025-12-01 00:00+00', '1 month');
 
 -- The layout's epoch and end of time: the step holding the epoch starts at id 0, the step
 -- holding the last representable time ends at MAXVALUE; a step with no id at all is refused.

@@ -128,6 +128,12 @@ DECLARE
     base text;
     maxlen integer := pg_catalog.current_setting('max_identifier_length')::integer;
     found_rows boolean;
+    new_part regclass;
+    -- the parent's partitions, read once under the lock (only this call adds to them)
+    parts regclass[];
+    los bigint[];
+    his bigint[];
+    defaults regclass[];
 BEGIN
     IF from_ts IS NULL OR to_ts IS NULL OR step IS NULL THEN
         RAISE EXCEPTION 'from_ts, to_ts and step must not be null' USING ERRCODE = 'null_value_not_allowed';
@@ -161,13 +167,21 @@ BEGIN
     ELSE
         s := pg_catalog.date_bin(step, from_ts AT TIME ZONE 'UTC', '2000-01-03 00:00:00'::timestamp);
     END IF;
+    SELECT pg_catalog.array_agg(l.part) FILTER (WHERE NOT l.is_default),
+           pg_catalog.array_agg(l.lo) FILTER (WHERE NOT l.is_default),
+           pg_catalog.array_agg(l.hi) FILTER (WHERE NOT l.is_default),
+           pg_catalog.array_agg(l.part) FILTER (WHERE l.is_default)
+      INTO parts, los, his, defaults
+      FROM @extschema@.idseq_sf_partition_list(parent) l;
     WHILE s < stop_at LOOP
         e := s + step;
         IF e AT TIME ZONE 'UTC' <= p.epoch OR s AT TIME ZONE 'UTC' > p.last_time THEN
-            RAISE EXCEPTION 'partition from % to % holds no id of snowflake layout "%"',
-                            s AT TIME ZONE 'UTC', e AT TIME ZONE 'UTC', layout
+            RAISE EXCEPTION 'partition from % to % UTC holds no id of snowflake layout "%"',
+                            pg_catalog.to_char(s, 'YYYY-MM-DD HH24:MI'), pg_catalog.to_char(e, 'YYYY-MM-DD HH24:MI'), layout
                 USING ERRCODE = 'numeric_value_out_of_range',
-                      DETAIL = pg_catalog.format('The layout "%s" represents timestamps from %s to %s.', layout, p.epoch, p.last_time);
+                      DETAIL = pg_catalog.format('The layout "%s" represents timestamps from %s to %s UTC.', layout,
+                          pg_catalog.rtrim(pg_catalog.rtrim(pg_catalog.to_char(p.epoch AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US'), '0'), '.'),
+                          pg_catalog.rtrim(pg_catalog.rtrim(pg_catalog.to_char(p.last_time AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US'), '0'), '.'));
         END IF;
         lo_id := @extschema@.idseq_sf_partition_bound(s AT TIME ZONE 'UTC', layout, p.epoch, p.last_time);
         hi_id := @extschema@.idseq_sf_partition_bound(e AT TIME ZONE 'UTC', layout, p.epoch, p.last_time);
@@ -177,8 +191,8 @@ BEGIN
         WHILE pg_catalog.octet_length(base || suffix) > maxlen LOOP
             base := pg_catalog.left(base, -1);
         END LOOP;
-        SELECT * INTO x FROM @extschema@.idseq_sf_partition_list(parent) l
-         WHERE NOT l.is_default AND (l.hi IS NULL OR l.hi > lo_id) AND (l.lo IS NULL OR hi_id IS NULL OR l.lo < hi_id)
+        SELECT * INTO x FROM ROWS FROM (pg_catalog.unnest(parts), pg_catalog.unnest(los), pg_catalog.unnest(his)) AS l(part, lo, hi)
+         WHERE (l.hi IS NULL OR l.hi > lo_id) AND (l.lo IS NULL OR hi_id IS NULL OR l.lo < hi_id)
          ORDER BY l.lo NULLS FIRST LIMIT 1;
         IF FOUND THEN
             IF x.lo IS DISTINCT FROM lo_id OR x.hi IS DISTINCT FROM hi_id THEN
@@ -192,9 +206,9 @@ BEGIN
             CONTINUE;  -- already there (idempotent)
         END IF;
         -- rows waiting in the default partition would make CREATE fail: say so, with the way out
-        FOR x IN SELECT * FROM @extschema@.idseq_sf_partition_list(parent) l WHERE l.is_default LOOP
-            EXECUTE pg_catalog.format('SELECT EXISTS (SELECT FROM %I.%I WHERE %I >= $1 AND ($2 IS NULL OR %I < $2))',
-                                      x.nsp, x.relname, p.key, p.key)
+        FOR x IN SELECT d.part FROM pg_catalog.unnest(defaults) AS d(part) LOOP
+            EXECUTE pg_catalog.format('SELECT EXISTS (SELECT FROM %s WHERE %I >= $1 AND ($2 IS NULL OR %I < $2))',
+                                      x.part, p.key, p.key)
                INTO found_rows USING lo_id, hi_id;
             IF found_rows THEN
                 RAISE EXCEPTION 'default partition % holds rows of partition "%"', x.part, base || suffix
@@ -206,7 +220,11 @@ BEGIN
         END LOOP;
         EXECUTE pg_catalog.format('CREATE TABLE %I.%I PARTITION OF %I.%I FOR VALUES FROM (%s) TO (%s)',
                                   p.nsp, base || suffix, p.nsp, p.relname, lo_id, coalesce(hi_id::text, 'MAXVALUE'));
-        RETURN NEXT pg_catalog.format('%I.%I', p.nsp, base || suffix)::regclass;
+        new_part := pg_catalog.format('%I.%I', p.nsp, base || suffix)::regclass;
+        parts := parts || new_part;
+        los := los || lo_id;
+        his := his || hi_id;
+        RETURN NEXT new_part;
         s := e;
     END LOOP;
 END $$;
