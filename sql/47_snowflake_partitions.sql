@@ -74,8 +74,12 @@ SELECT * FROM snowflake_create_partitions('edges', '2011-08-24 00:00+00', '2011-
 SELECT * FROM snowflake_create_partitions('edges', '2046-06-27 00:00+00', '2046-06-28 00:00+00', layout => 'instagram');
 SELECT c.relname, pg_get_expr(c.relpartbound, c.oid) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
  WHERE i.inhparent = 'edges'::regclass ORDER BY 1;
-SELECT * FROM expect_error($$SELECT snowflake_create_partitions('edges', '2046-06-27 00:00+00', '2046-06-29 00:00+00', layout => 'instagram')$$);
+SELECT * FROM expect_error($$SELECT snowflake_create_partitions('edges', '2046-06-27 00:00+00', '2046-06-28 12:00+00', layout => 'instagram')$$);
 SELECT * FROM expect_error($$SELECT snowflake_create_partitions('edges', '2011-08-23 00:00+00', '2011-08-24 00:00+00', layout => 'instagram')$$);
+-- refused before creating anything: a range a whole step past the end, an infinite one
+SELECT * FROM expect_error($$SELECT snowflake_create_partitions('edges', '2046-06-20 00:00+00', '2100-01-01 00:00+00', layout => 'instagram')$$);
+SELECT e.state, e.message FROM expect_error($$SELECT snowflake_create_partitions('edges', '2046-06-20 00:00+00', 'infinity', layout => 'instagram')$$) e;
+SELECT e.state, e.message FROM expect_error($$SELECT snowflake_create_partitions('edges', '-infinity', '2046-06-20 00:00+00', layout => 'instagram')$$) e;
 
 -- A parent whose name leaves no room for the suffix: cut between characters to NAMEDATALEN.
 CREATE TABLE "ééééééééééééééééééééééééééééé" (id bigint NOT NULL) PARTITION BY RANGE (id);

@@ -134,9 +134,13 @@ DECLARE
     los bigint[];
     his bigint[];
     defaults regclass[];
+    range_detail text;
 BEGIN
     IF from_ts IS NULL OR to_ts IS NULL OR step IS NULL THEN
         RAISE EXCEPTION 'from_ts, to_ts and step must not be null' USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    IF NOT pg_catalog.isfinite(from_ts) OR NOT pg_catalog.isfinite(to_ts) THEN
+        RAISE EXCEPTION 'partition range must be finite' USING ERRCODE = 'invalid_parameter_value';
     END IF;
     p := @extschema@.idseq_sf_partition_parent(parent, layout);
     months := EXTRACT(year FROM step)::integer * 12 + EXTRACT(month FROM step)::integer;
@@ -173,15 +177,21 @@ BEGIN
            pg_catalog.array_agg(l.part) FILTER (WHERE l.is_default)
       INTO parts, los, his, defaults
       FROM @extschema@.idseq_sf_partition_list(parent) l;
+    range_detail := pg_catalog.format('The layout "%s" represents timestamps from %s to %s UTC.', layout,
+        pg_catalog.rtrim(pg_catalog.rtrim(pg_catalog.to_char(p.epoch AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US'), '0'), '.'),
+        pg_catalog.rtrim(pg_catalog.rtrim(pg_catalog.to_char(p.last_time AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US'), '0'), '.'));
+    -- refused before creating anything: a range running a whole step past the layout's last time
+    IF stop_at > (p.last_time AT TIME ZONE 'UTC') + step THEN
+        RAISE EXCEPTION 'partitions up to % UTC go past the last time of snowflake layout "%"',
+                        pg_catalog.to_char(stop_at, 'YYYY-MM-DD HH24:MI'), layout
+            USING ERRCODE = 'numeric_value_out_of_range', DETAIL = range_detail;
+    END IF;
     WHILE s < stop_at LOOP
         e := s + step;
         IF e AT TIME ZONE 'UTC' <= p.epoch OR s AT TIME ZONE 'UTC' > p.last_time THEN
             RAISE EXCEPTION 'partition from % to % UTC holds no id of snowflake layout "%"',
                             pg_catalog.to_char(s, 'YYYY-MM-DD HH24:MI'), pg_catalog.to_char(e, 'YYYY-MM-DD HH24:MI'), layout
-                USING ERRCODE = 'numeric_value_out_of_range',
-                      DETAIL = pg_catalog.format('The layout "%s" represents timestamps from %s to %s UTC.', layout,
-                          pg_catalog.rtrim(pg_catalog.rtrim(pg_catalog.to_char(p.epoch AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US'), '0'), '.'),
-                          pg_catalog.rtrim(pg_catalog.rtrim(pg_catalog.to_char(p.last_time AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US'), '0'), '.'));
+                USING ERRCODE = 'numeric_value_out_of_range', DETAIL = range_detail;
         END IF;
         lo_id := @extschema@.idseq_sf_partition_bound(s AT TIME ZONE 'UTC', layout, p.epoch, p.last_time);
         hi_id := @extschema@.idseq_sf_partition_bound(e AT TIME ZONE 'UTC', layout, p.epoch, p.last_time);
