@@ -127,6 +127,12 @@ SELECT name, symbols FROM idseq_home.idseq_charsets WHERE NOT builtin ORDER BY n
 SELECT idseq_home.snowflake_create_layout('regress_layout', '2020-01-01 00:00:00+00', 'time:41,seq:12,rand:10');
 SELECT * FROM public.expect_error($$SELECT idseq_home.snowflake_create_layout('regress_layout', '2020-01-01 00:00:00+00', 'time:41')$$);
 SELECT name, fields FROM idseq_home.snowflake_layouts WHERE NOT builtin;
+-- the partition functions pin theirs, and their SQL helper names pg_catalog's operator
+CREATE TABLE public.regress_parts (id bigint NOT NULL) PARTITION BY RANGE (id);
+SELECT idseq_home.snowflake_create_partitions('public.regress_parts', '2025-01-01 00:00+00', '2025-01-03 00:00+00');
+SELECT idseq_home.snowflake_retire_partitions('public.regress_parts', '2025-01-02 00:00+00', true);
+SELECT idseq_home.snowflake_retire_partitions('public.regress_parts', '2100-01-01 00:00+00', layout => 'instagram');
+DROP TABLE public.regress_parts, public.regress_parts_p20250102;
 RESET search_path;
 
 -- The C functions, with the usual search_path (pg_catalog is searched first when it is not

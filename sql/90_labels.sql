@@ -49,6 +49,10 @@ SELECT proname, args, prokind AS kind, provolatile AS vol, proparallel AS par, p
 --   lexid(name, 'symbols') that pg_dump writes may register the charset (an INSERT), so it
 --   is VOLATILE PARALLEL UNSAFE. In a read-only transaction it still accepts a charset that
 --   is registered, and refuses (25006) to register a new one.
+-- - snowflake_create_partitions, snowflake_retire_partitions and their helpers
+--   idseq_sf_partition_parent (locks the parent) and idseq_sf_partition_list (reads the
+--   catalogs as they are now): DDL, VOLATILE PARALLEL UNSAFE; not STRICT, so that a NULL
+--   argument is an error (22004) rather than a silent empty result.
 
 -- LEAKPROOF (may run before a row-level security or security-barrier filter): the equality,
 -- ordering and hash support of lexid, so that indexes stay usable under row-level security.

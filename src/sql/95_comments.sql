@@ -124,3 +124,14 @@ COMMENT ON FUNCTION @extschema@.idseq_snowflake_check_new(text, timestamptz, tex
     'internal: checks a new layout definition and its field order (ids must increase per node); returns the canonical field list';
 COMMENT ON FUNCTION @extschema@.idseq_layout_guard(regclass) IS
     'internal: the guard of a snowflake layout''s state sequence, the high-water mark only the extension writes (created when missing)';
+-- partitions by date (1.3)
+COMMENT ON FUNCTION @extschema@.snowflake_create_partitions(regclass, timestamptz, timestamptz, interval, text) IS
+    'creates the missing partitions of a table partitioned by range on a snowflake id, one per step (UTC), named by date';
+COMMENT ON FUNCTION @extschema@.snowflake_retire_partitions(regclass, timestamptz, boolean, text) IS
+    'detaches (and with drop, drops) the partitions of a snowflake-id table whose ids all precede a time; returns their names';
+COMMENT ON FUNCTION @extschema@.idseq_sf_partition_parent(regclass, text) IS
+    'internal: checks a parent partitioned by range on a bigint and a time-first layout, locks the parent, returns its key and the layout''s time range';
+COMMENT ON FUNCTION @extschema@.idseq_sf_partition_list(regclass) IS
+    'internal: the partitions of a parent with their bigint range bounds (NULL for MINVALUE and MAXVALUE)';
+COMMENT ON FUNCTION @extschema@.idseq_sf_partition_bound(timestamptz, text, timestamptz, timestamptz) IS
+    'internal: the partition bound of a time: the smallest id of its unit, clamped at the layout''s epoch, NULL (MAXVALUE) after its last time';

@@ -1,0 +1,1 @@
+../../74_partitions.sql
