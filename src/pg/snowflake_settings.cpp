@@ -104,6 +104,7 @@ void idseq_snowflake_init(void)
             "the slower path without shared memory (a warning says so once). A slot takes a few hundred bytes of shared memory.",
             &max_layouts_guc, 128, 1, 10000, PGC_POSTMASTER, 0, NULL, NULL, NULL);
     }
+    define_node_id_by_database();
     MarkGUCPrefixReserved("idseq");
     if (node_id_source > PGC_S_ARGV) // a value from a database, role or session setting
         keep_server_node_id();

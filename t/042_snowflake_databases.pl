@@ -1,0 +1,162 @@
+# Two databases of one server issuing one layout's ids (docs/snowflake.md, "Databases of one
+# server"), with and without preload:
+#  - with the same node id the second database is refused (55000, a hint naming
+#    idseq.node_id_by_database); a layout without a node field likewise;
+#  - idseq.node_id_by_database gives a database its own node id: both databases then issue
+#    ids at the same time, and a large sample of both is disjoint (the old generators shared
+#    more than half of them); a reload that changes a database's node id goes on increasing;
+#  - the setting is validated (syntax, node range, a database or a node id listed twice);
+#  - a dropped database's claim is taken over by another database;
+#  - claims survive a crash (immediate stop) and reach a standby made from a base backup,
+#    which refuses the second database after its promotion too.
+use strict;
+use warnings;
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $ids = 150000;
+
+sub wait_for_setting
+{
+    my ($node, $db, $want) = @_;
+    $node->poll_query_until($db, "SELECT current_setting('idseq.node_id_by_database', true) = '$want'")
+      or die "idseq.node_id_by_database did not become $want";
+}
+
+sub refused_like
+{
+    my ($node, $db, $sql, $re, $name) = @_;
+    my ($ret, $out, $err) = $node->psql($db, "\\set VERBOSITY verbose\n$sql");
+    like($err, $re, $name);
+}
+
+# Both databases issue $ids ids at the same time into a table each; returns the ids found in both.
+sub shared_ids
+{
+    my ($node, @dbs) = @_;
+    my @runs;
+    for my $db (@dbs)
+    {
+        my ($out, $err) = ('', '');
+        push @runs, [ IPC::Run::start(
+            [ 'psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr($db), '-c',
+              "CREATE TABLE sample AS SELECT snowflake_nextval('snowflake') AS id FROM generate_series(1, $ids)" ],
+            '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default)), \$err ];
+    }
+    for my $r (@runs)
+    {
+        $r->[0]->finish or die "minting failed: ${ $r->[1] }";
+    }
+    my %seen = map { $_ => 1 } split /\n/, $node->safe_psql($dbs[0], 'SELECT id FROM sample');
+    my $shared = grep { $seen{$_} } split /\n/, $node->safe_psql($dbs[1], 'SELECT id FROM sample');
+    $node->safe_psql($_, 'DROP TABLE sample') for @dbs;
+    return $shared;
+}
+
+for my $preload (1, 0)
+{
+    my $what = $preload ? 'preload' : 'no preload';
+    my $node = PostgreSQL::Test::Cluster->new($preload ? 'dbs_pre' : 'dbs_plain');
+    $node->init(allows_streaming => 1);
+    $node->append_conf('postgresql.conf',
+        ($preload ? "shared_preload_libraries = 'idseq'\n" : '') . "idseq.node_id = 5\n");
+    $node->start;
+    for my $db ('a', 'b')
+    {
+        $node->safe_psql('postgres', "CREATE DATABASE $db");
+        $node->safe_psql($db, 'CREATE EXTENSION idseq');
+    }
+    my $first = $node->safe_psql('a', "SELECT snowflake_nextval('snowflake')");
+    ok($first > 0, "$what: database a issues ids");
+
+    # ---- the same node id: the second database is refused ----
+    refused_like($node, 'b', "SELECT snowflake_nextval('snowflake')",
+        qr/ERROR:  55000: snowflake layout "snowflake" with node id 5 is already issuing ids in database "a" of this server.*HINT:  Give database "b" a node id of its own.*idseq\.node_id_by_database = 'b=N'/s,
+        "$what: b with a's node id is refused, with the remedy");
+    # a custom layout with snowflake's definition is the same ids
+    $node->safe_psql('b', q{SELECT snowflake_create_layout('twin', '2010-11-04 01:42:54.657+00', 'time:41,node:10,seq:12')});
+    refused_like($node, 'b', "SELECT snowflake_nextval('twin')", qr/55000: snowflake layout "twin" with node id 5 is already issuing ids in database "a"/,
+        "$what: so is a layout of b with the same definition under another name");
+    $node->safe_psql('a', "SELECT snowflake_nextval('display60')");
+    refused_like($node, 'b', "SELECT snowflake_nextval('display60')",
+        qr/55000: snowflake layout "display60" is already issuing ids in database "a" of this server.*no node field/s,
+        "$what: a layout without a node field is issued in one database only");
+    is($node->safe_psql('a', "SELECT snowflake_nextval('snowflake') > $first"), 't', "$what: a goes on");
+
+    # ---- the setting is validated ----
+    for my $bad ("'b=1, c=1'", "'b=1, b=2'", "'b=x'", "'b=-1'", "'b 1'", "'b=99999999999'", "'=3'")
+    {
+        refused_like($node, 'postgres', "LOAD 'idseq'; ALTER SYSTEM SET idseq.node_id_by_database = $bad",
+            qr/22023: invalid value for parameter "idseq.node_id_by_database"/, "$what: $bad is refused");
+    }
+
+    # ---- per-database node ids: both issue, and their ids never meet ----
+    $node->safe_psql('postgres',
+        q{LOAD 'idseq'; ALTER SYSTEM SET idseq.node_id_by_database = '"b"=6, other = 7'; SELECT pg_reload_conf()});
+    wait_for_setting($node, 'b', '"b"=6, other = 7');
+    is($node->safe_psql('b', q{SELECT node FROM snowflake_unpack(snowflake_nextval('snowflake'))}), '6',
+        "$what: b issues with its own node id");
+    is($node->safe_psql('a', q{SELECT node FROM snowflake_unpack(snowflake_nextval('snowflake'))}), '5',
+        "$what: a, not listed, keeps idseq.node_id");
+    is(shared_ids($node, 'a', 'b'), 0, "$what: $ids ids issued at once in each database are disjoint");
+
+    # a reload that changes a database's node id: the ids of one session go on increasing
+    my ($out, $err) = ('', '');
+    my $sess = IPC::Run::start([ 'psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('b') ],
+        '<', \my $in, '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    $in = "SELECT snowflake_nextval('snowflake');\n";
+    $sess->pump until $out =~ /\n/;
+    my $before = $out;
+    chomp $before;
+    $node->safe_psql('postgres',
+        q{LOAD 'idseq'; ALTER SYSTEM SET idseq.node_id_by_database = 'b=8'; SELECT pg_reload_conf()});
+    wait_for_setting($node, 'b', 'b=8');
+    $out = '';
+    $in = "SELECT (snowflake_unpack(id)).node, id > $before FROM (SELECT snowflake_nextval('snowflake') AS id) s;\n\\q\n";
+    $sess->finish;
+    is($out, "8|t\n", "$what: after a reload b issues with its new node id, above its last id");
+
+    # ---- a dropped database's claim is taken over ----
+    $node->safe_psql('postgres', 'CREATE DATABASE c');
+    $node->safe_psql('c', 'CREATE EXTENSION idseq');
+    refused_like($node, 'c', "SELECT snowflake_nextval('snowflake')", qr/55000: .* in database "a" of this server/,
+        "$what: c with a's node id is refused while a exists");
+    $node->safe_psql('postgres', 'DROP DATABASE a');
+    ok($node->safe_psql('c', "SELECT snowflake_nextval('snowflake')") > 0, "$what: once a is dropped, c takes over");
+    $node->safe_psql('postgres', 'CREATE DATABASE a');
+    $node->safe_psql('a', 'CREATE EXTENSION idseq');
+    refused_like($node, 'a', "SELECT snowflake_nextval('snowflake')", qr/55000: .* in database "c" of this server/,
+        "$what: a new database a is now refused");
+
+    # ---- DROP/CREATE EXTENSION in the claiming database keeps its claim ----
+    $node->safe_psql('c', 'DROP EXTENSION idseq; CREATE EXTENSION idseq');
+    ok($node->safe_psql('c', "SELECT snowflake_nextval('snowflake')") > 0, "$what: c re-creating idseq keeps its claim");
+
+    # ---- a crash keeps the claims ----
+    $node->stop('immediate');
+    $node->start;
+    refused_like($node, 'a', "SELECT snowflake_nextval('snowflake')", qr/55000: .* in database "c" of this server/,
+        "$what: after a crash a is still refused");
+    ok($node->safe_psql('c', "SELECT snowflake_nextval('snowflake')") > 0, "$what: and c goes on");
+
+    # ---- a standby made from a base backup, promoted, keeps refusing ----
+    if (!$preload)
+    {
+        $node->backup('claims');
+        my $standby = PostgreSQL::Test::Cluster->new('dbs_standby');
+        $standby->init_from_backup($node, 'claims', has_streaming => 1);
+        $standby->start;
+        $node->wait_for_catchup($standby);
+        $standby->promote;
+        $standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()') or die 'no promotion';
+        refused_like($standby, 'a', "SELECT snowflake_nextval('snowflake')",
+            qr/55000: .* in database "c" of this server/, "$what: the promoted standby refuses a too");
+        ok($standby->safe_psql('c', "SELECT snowflake_nextval('snowflake')") > 0, "$what: and c issues there");
+        $standby->stop;
+    }
+    $node->stop;
+}
+
+done_testing();
