@@ -3,7 +3,7 @@
 #  - with the same node id the second database is refused (55000, a hint naming
 #    idseq.node_id_by_database); a layout without a node field likewise;
 #  - idseq.node_id_by_database gives a database its own node id: both databases then issue
-#    ids at the same time, and a large sample of both is disjoint (the old generators shared
+#    ids over the same time units, and a large sample of both is disjoint (the old generators shared
 #    more than half of them); a reload that changes a database's node id goes on increasing;
 #  - the setting is validated (syntax, node range, a database or a node id listed twice);
 #  - a dropped database's claim is taken over by another database;
@@ -39,26 +39,26 @@ sub refused_like
     like($err, $re, $name);
 }
 
-# Both databases issue $ids ids at the same time into a table each; returns the ids found in both.
+# The first database issues $ids ids, then the second issues $ids over the same time units
+# (its clock set back to the first one's first id, idseq.test_clock_offset_ms), so that ids of
+# one node id would meet whatever the machine's scheduling; returns the ids found in both.
 sub shared_ids
 {
-    my ($node, @dbs) = @_;
-    my @runs;
-    for my $db (@dbs)
-    {
-        my ($out, $err) = ('', '');
-        push @runs, [ IPC::Run::start(
-            [ 'psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr($db), '-c',
-              "CREATE TABLE sample AS SELECT snowflake_nextval('snowflake') AS id FROM generate_series(1, $ids)" ],
-            '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default)), \$err ];
-    }
-    for my $r (@runs)
-    {
-        $r->[0]->finish or die "minting failed: ${ $r->[1] }";
-    }
-    my %seen = map { $_ => 1 } split /\n/, $node->safe_psql($dbs[0], 'SELECT id FROM sample');
-    my $shared = grep { $seen{$_} } split /\n/, $node->safe_psql($dbs[1], 'SELECT id FROM sample');
-    $node->safe_psql($_, 'DROP TABLE sample') for @dbs;
+    my ($node, $db1, $db2) = @_;
+    my $first = $node->safe_psql($db1, qq{
+        CREATE TABLE sample AS SELECT snowflake_nextval('snowflake') AS id FROM generate_series(1, $ids);
+        SELECT snowflake_timestamp(min(id)) FROM sample});
+    $node->safe_psql($db2, qq{
+        SELECT set_config('idseq.test_clock_offset_ms',
+                          (-extract(epoch FROM clock_timestamp() - '$first'::timestamptz) * 1000)::bigint::text, false);
+        CREATE TABLE sample AS SELECT snowflake_nextval('snowflake') AS id FROM generate_series(1, $ids)});
+    # the attack is real: the second sample starts inside the first one's time units
+    my $last = $node->safe_psql($db1, 'SELECT extract(epoch FROM snowflake_timestamp(max(id))) FROM sample');
+    my $second = $node->safe_psql($db2, 'SELECT extract(epoch FROM snowflake_timestamp(min(id))) FROM sample');
+    ok($second <= $last, "the second database's ids start within the first one's time ($second <= $last)");
+    my %seen = map { $_ => 1 } split /\n/, $node->safe_psql($db1, 'SELECT id FROM sample');
+    my $shared = grep { $seen{$_} } split /\n/, $node->safe_psql($db2, 'SELECT id FROM sample');
+    $node->safe_psql($_, 'DROP TABLE sample') for ($db1, $db2);
     return $shared;
 }
 
@@ -70,7 +70,7 @@ for my $preload (1, 0)
     $node->append_conf('postgresql.conf',
         ($preload ? "shared_preload_libraries = 'idseq'\n" : '') . "idseq.node_id = 5\n"
         # A first id restarts above the durable mark, up to a lease ahead of the clock: without
-        # a lease both databases issue at the clock, so that ids of one node id would meet.
+        # a lease the second database's ids follow its (set back) clock in shared_ids.
         . "idseq.snowflake_lease_ms = 0\n");
     $node->start;
     for my $db ('a', 'b')
@@ -108,7 +108,7 @@ for my $preload (1, 0)
         "$what: b issues with its own node id");
     is($node->safe_psql('a', q{SELECT node FROM snowflake_unpack(snowflake_nextval('snowflake'))}), '5',
         "$what: a, not listed, keeps idseq.node_id");
-    is(shared_ids($node, 'a', 'b'), 0, "$what: $ids ids issued at once in each database are disjoint");
+    is(shared_ids($node, 'a', 'b'), 0, "$what: $ids ids issued in each database over the same time units are disjoint");
 
     # a reload that changes a database's node id: the ids of one session go on increasing
     my ($out, $err) = ('', '');
