@@ -111,7 +111,7 @@ for my $preload (1, 0)
     is(shared_ids($node, 'a', 'b'), 0, "$what: $ids ids issued in each database over the same time units are disjoint");
 
     # a reload that changes a database's node id: the ids of one session go on increasing
-    my ($out, $err) = ('', '');
+    my ($ret, $out, $err) = (0, '', '');
     my $sess = IPC::Run::start([ 'psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('b') ],
         '<', \my $in, '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
     $in = "SELECT snowflake_nextval('snowflake');\n";
@@ -123,6 +123,23 @@ for my $preload (1, 0)
     $in = "SELECT (snowflake_unpack(id)).node, id > $before FROM (SELECT snowflake_nextval('snowflake') AS id) s;\n\\q\n";
     $sess->finish;
     is($out, "8|t\n", "$what: after a reload b issues with its new node id, above its last id");
+
+    # ---- no database owner gives a database its own node id ----
+    # (with preload ALTER DATABASE is refused; without, PostgreSQL stores it as a placeholder
+    # in a session that has not loaded idseq, and the server's value must still count)
+    ($ret, $out, $err) = $node->psql('postgres', q{ALTER DATABASE b SET idseq.node_id_by_database = 'b=9'});
+    if ($preload)
+    {
+        like($err, qr/cannot be changed now/, "$what: ALTER DATABASE ... SET idseq.node_id_by_database is refused");
+    }
+    else
+    {
+        ($ret, $out, $err) = $node->psql('b', q{SELECT node FROM snowflake_unpack(snowflake_nextval('snowflake'))});
+        is($out, '8', "$what: a database's own idseq.node_id_by_database is ignored, the server's counts");
+        like($err, qr/WARNING:  idseq.node_id_by_database set for a database, a role or a session is ignored/,
+            "$what: with a warning");
+        $node->safe_psql('postgres', 'ALTER DATABASE b RESET idseq.node_id_by_database');
+    }
 
     # ---- a dropped database's claim is taken over ----
     $node->safe_psql('postgres', 'CREATE DATABASE c');
