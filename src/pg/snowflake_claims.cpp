@@ -219,8 +219,12 @@ Oid read_claim(const char* path)
 // flushed (durable_rename). Errors are ERRORs: no id is issued without its claim on disk.
 void write_claim(const char* path, Oid db)
 {
-    if (MakePGDirectory(kClaimDir) != 0 && errno != EEXIST)
+    if (MakePGDirectory(kClaimDir) == 0) {
+        fsync_fname(kClaimDir, true);
+        fsync_fname(".", true); // the directory's entry in the data directory
+    } else if (errno != EEXIST) {
         ereport(ERROR, (errcode_for_file_access(), errmsg("could not create directory \"%s\": %m", kClaimDir)));
+    }
     char tmp[MAXPGPATH + 8];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     int fd = OpenTransientFile(tmp, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
@@ -242,8 +246,7 @@ void write_claim(const char* path, Oid db)
         ereport(data_sync_elevel(ERROR), (errcode_for_file_access(), errmsg("could not fsync file \"%s\": %m", tmp)));
     }
     CloseTransientFile(fd);
-    fsync_fname(kClaimDir, true); // the directory's own entry, made above, once
-    (void) durable_rename(tmp, path, ERROR);
+    (void) durable_rename(tmp, path, ERROR); // flushes the file again and the directory
 }
 
 // The heavyweight lock every backend of the server takes to read or write a claim: an
