@@ -168,12 +168,20 @@ bool check_node_id_by_database(char** newval, void** extra, GucSource)
     return true;
 }
 
-void assign_node_id_by_database(const char*, void* extra) { database_nodes = (const DatabaseNodes*) extra; }
+// Counts assignments: a new value's extra may be allocated where the old one was freed, so
+// the pointer alone does not tell that the value changed.
+uint64 assignments = 0;
+
+void assign_node_id_by_database(const char*, void* extra)
+{
+    database_nodes = (const DatabaseNodes*) extra;
+    assignments++;
+}
 
 // This backend's database name (a database connected to cannot be renamed) and the node id
 // idseq.node_id_by_database gives it, as of the setting's last assignment.
 char my_database_name[NAMEDATALEN];
-const DatabaseNodes* looked_up_in = nullptr;
+uint64 looked_up_at = 0; // the assignment listed_node was found for (0: none yet)
 int listed_node = -1; // -1: not listed
 
 // ---- Claims ---------------------------------------------------------------------------------------
@@ -289,7 +297,7 @@ int32 effective_node_id()
     const DatabaseNodes* nodes = database_nodes;
     if (!nodes || nodes->count == 0)
         return node_id_guc;
-    if (nodes != looked_up_in) {
+    if (looked_up_at != assignments) {
         if (my_database_name[0] == '\0') {
             const char* name = get_database_name(MyDatabaseId);
             if (!name)
@@ -300,7 +308,7 @@ int32 effective_node_id()
         for (int i = 0; i < nodes->count; i++)
             if (strcmp(nodes->items[i].name, my_database_name) == 0)
                 listed_node = nodes->items[i].node;
-        looked_up_in = nodes;
+        looked_up_at = assignments;
     }
     return listed_node >= 0 ? listed_node : node_id_guc;
 }
