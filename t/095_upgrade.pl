@@ -18,6 +18,12 @@ my @versions = split /\n/, $node->safe_psql('postgres',
 my $newest = $node->safe_psql('postgres', q{SELECT default_version FROM pg_available_extensions WHERE name = 'idseq'});
 is($versions[-1], $newest, "the default version $newest is the newest");
 ok(@versions >= 2, 'there is at least one upgrade path: ' . join(', ', @versions));
+# Each from_* database below issues snowflake ids: two databases of one server may not issue
+# one layout's ids with one node id, so each gets a node id of its own.
+my $n = 10;
+$node->append_conf('postgresql.conf', "idseq.node_id_by_database = '"
+    . join(', ', map { 'from_' . (s/\./_/gr) . '=' . $n++ } @versions) . "'\n");
+$node->restart;
 
 # Everything the extension owns, described so that two databases can be compared.
 my $describe = q{

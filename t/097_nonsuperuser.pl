@@ -16,7 +16,10 @@ use Test::More;
 
 my $node = PostgreSQL::Test::Cluster->new('nonsuperuser');
 $node->init;
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\nidseq.node_id = 3\n");
+# app is restored into app2 on the same server and both issue snowflake ids: app2 gets a node
+# id of its own (two databases of one server may not issue one layout's ids with one node id).
+$node->append_conf('postgresql.conf',
+    "shared_preload_libraries = 'idseq'\nidseq.node_id = 3\nidseq.node_id_by_database = 'app2=4'\n");
 $node->start;
 
 sub as {    # runs SQL as a role; returns (ok, stdout, stderr)

@@ -96,6 +96,9 @@ for my $path (@files) {
         print $out @lines;
         close $out;
     }
+    # Done with this file, as a reader drops a scratch database: two databases of one server
+    # may not issue one layout's ids with one node id, and the next file's database takes over.
+    $node->safe_psql('postgres', "DROP DATABASE $db");
 }
 
 done_testing();

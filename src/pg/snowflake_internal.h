@@ -137,6 +137,7 @@ struct Entry {
     int64 last_clock_unit = INT64_MIN; // slow path: this backend's clock at its last id
     LocalTransactionId last_locked_lxid = InvalidLocalTransactionId; // slow path: P locked in this transaction
     int64 last_warning_us = INT64_MIN;
+    int32 claim_node = INT32_MIN; // the node id (-1: none) this database's claim was checked for (claim_layout)
 };
 
 struct UnpackCall {
@@ -187,6 +188,16 @@ int64 read_mark(const Entry* e, XLogRecPtr& lsn);
 // The guard of a state sequence: the sequence named as it is with "guard" for "state", in its
 // schema (InvalidOid when there is none).
 Oid guard_of(Oid state_relid);
+
+// ---- Databases of one server (snowflake_claims.cpp) --------------------------------------------
+
+void define_node_id_by_database();
+// The node id this database issues ids with: its own from idseq.node_id_by_database, or
+// idseq.node_id (-1: unset).
+int32 effective_node_id();
+// Claims (the layout's definition, node) for this database server-wide, or refuses with an
+// error when another database of the server holds the claim. Cheap once checked.
+void claim_layout(Entry* e, int32 node);
 
 // ---- The generator (snowflake_generator.cpp) --------------------------------------------------
 

@@ -223,6 +223,7 @@ bool load_entry(Entry* e, const char* name, Oid nsp)
     e->mark_read = false;
     e->last_locked_lxid = InvalidLocalTransactionId;
     e->relations_checked = false;
+    e->claim_node = INT32_MIN;
     e->valid = true;
     loaded_in_xact = loaded_in_xact || IsTransactionState();
     return true;

@@ -42,8 +42,9 @@ GucSource placeholder_source(const char* name)
 // superuser's SET) in a session that has not loaded idseq: the value waits as a placeholder.
 // When idseq loads, PostgreSQL refuses it ("cannot be changed now"), but the placeholder had
 // replaced the server configuration's value, so the session would have no node id at all.
-// Read the server configuration's value again, and say why the other one is ignored.
-void keep_server_node_id()
+// Read the server configuration's value again, and say why the other one is ignored. The same
+// for idseq.node_id_by_database.
+void keep_server_setting(const char* name)
 {
     ConfigVariable* head = nullptr;
     ConfigVariable* tail = nullptr;
@@ -51,17 +52,18 @@ void keep_server_node_id()
     if (ParseConfigFile(ConfigFileName, true, NULL, 0, 0, LOG, &head, &tail) && DataDir)
         (void) ParseConfigFile(PG_AUTOCONF_FILENAME, false, NULL, 0, 0, LOG, &head, &tail);
     for (ConfigVariable* v = head; v; v = v->next)
-        if (pg_strcasecmp(v->name, "idseq.node_id") == 0)
+        if (pg_strcasecmp(v->name, name) == 0)
             value = pstrdup(v->value); // the last one wins, as when the server reads the files
     FreeConfigVariables(head);
     if (value)
-        (void) set_config_option("idseq.node_id", value, PGC_SIGHUP, PGC_S_FILE, GUC_ACTION_SET, true, WARNING,
-                                 false);
+        (void) set_config_option(name, value, PGC_SIGHUP, PGC_S_FILE, GUC_ACTION_SET, true, WARNING, false);
     ereport(WARNING, (errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
-                      errmsg("idseq.node_id set for a database, a role or a session is ignored"),
-                      errdetail("The node id comes from the server configuration only; here it is %d.", node_id_guc),
-                      errhint("Remove the setting with ALTER DATABASE ... RESET idseq.node_id or ALTER ROLE ... RESET "
-                              "idseq.node_id, and set the node id in postgresql.conf or with ALTER SYSTEM.")));
+                      errmsg("%s set for a database, a role or a session is ignored", name),
+                      errdetail("Node ids come from the server configuration only; here %s is \"%s\".", name,
+                                GetConfigOption(name, false, false)),
+                      errhint("Remove the setting with ALTER DATABASE ... RESET %s or ALTER ROLE ... RESET "
+                              "%s, and set it in postgresql.conf or with ALTER SYSTEM.",
+                              name, name)));
 }
 
 } // namespace
@@ -72,6 +74,7 @@ void keep_server_node_id()
 void idseq_snowflake_init(void)
 {
     const GucSource node_id_source = placeholder_source("idseq.node_id");
+    const GucSource by_database_source = placeholder_source("idseq.node_id_by_database");
     DefineCustomIntVariable(
         "idseq.node_id", "This server's node id in snowflake ids.",
         "From -1 to 2147483647; -1 (the default) means unset. Each layout allows node ids up to its node "
@@ -104,9 +107,12 @@ void idseq_snowflake_init(void)
             "the slower path without shared memory (a warning says so once). A slot takes a few hundred bytes of shared memory.",
             &max_layouts_guc, 128, 1, 10000, PGC_POSTMASTER, 0, NULL, NULL, NULL);
     }
+    define_node_id_by_database();
     MarkGUCPrefixReserved("idseq");
     if (node_id_source > PGC_S_ARGV) // a value from a database, role or session setting
-        keep_server_node_id();
+        keep_server_setting("idseq.node_id");
+    if (by_database_source > PGC_S_ARGV)
+        keep_server_setting("idseq.node_id_by_database");
 
     if (process_shared_preload_libraries_in_progress) {
         prev_shmem_request_hook = shmem_request_hook;

@@ -56,7 +56,7 @@ Datum snowflake_nextval(PG_FUNCTION_ARGS)
     Entry* e = entry_for(fcinfo, 0);
     PreventCommandIfReadOnly("snowflake_nextval()");
     PreventCommandIfParallelMode("snowflake_nextval()");
-    const int32 node = node_id_guc;
+    const int32 node = effective_node_id();
     if (e->has_node && (node < 0 || node > e->max_node))
         run([&] { idseq::check_node_id(e->layout, node); });
     if (!e->relations_checked) {
@@ -65,6 +65,8 @@ Datum snowflake_nextval(PG_FUNCTION_ARGS)
         run([&] { idseq::validate_generator_order(e->layout, idseq::ErrorKind::Prerequisite); });
         e->relations_checked = true;
     }
+    if (e->claim_node != (e->has_node ? node : -1))
+        claim_layout(e, node); // once per layout and node id
     if (shared && !e->slot_checked) {
         e->slot = find_slot(e->name, definition_of(e->layout)); // nullptr when all slots are taken: the slow path, for good
         e->slot_checked = true;

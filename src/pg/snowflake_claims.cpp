@@ -1,0 +1,349 @@
+// Snowflake ids across the databases of one server: the node id each database issues with
+// (idseq.node_id, or its own one from idseq.node_id_by_database), and the server-wide claim
+// that keeps two databases from issuing the same ids.
+//
+// A generator is per database and layout: two databases of one server issuing ids of one
+// layout definition with one node id would issue the same ids (their marks and last ids are
+// separate). So the first database that issues a definition's ids with a node id claims the
+// pair for the server, and any other database is refused until it has a node id of its own
+// (idseq.node_id_by_database) or the claiming database is dropped.
+//
+// Without shared_preload_libraries there is no shared memory, and a claim must outlive
+// restarts and crashes anyway, so a claim is a file in the data directory,
+//
+//     $PGDATA/idseq_snowflake_claims/<definition>-node<N>     (or -nonode)
+//
+// named by the exact definition (epoch, unit, every field's width and shift: not a hash) and
+// the node id, holding the claiming database's OID. It is read and written under a
+// heavyweight lock on a tag with database 0 (every backend of the server takes the same one),
+// written to a temporary file, flushed and renamed durably, before any id of the pair is
+// issued. A claim whose database no longer exists (pg_database is a shared catalog) is taken
+// over. A backend checks a layout's claim once per node id (Entry::claim_node): a claim held
+// by this backend's own database moves only when this database is dropped.
+//
+// Scope: the directory is a plain file tree, copied by a base backup and by pg_basebackup
+// (so a standby made after a claim refuses as its primary did, also after promotion), but
+// not WAL-logged: a claim made after a standby was set up, or the claims of a cluster given
+// to pg_upgrade, are not carried (copy the directory). See docs/snowflake.md.
+#include "snowflake_internal.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <fcntl.h>
+#include <unistd.h>
+
+extern "C" {
+#include "miscadmin.h"
+#include "commands/dbcommands.h"
+#include "storage/fd.h"
+#include "utils/guc.h"
+#include "utils/inval.h"
+#include "utils/syscache.h"
+}
+
+namespace snowflake {
+namespace {
+
+// ---- idseq.node_id_by_database ------------------------------------------------------------------
+
+char* node_id_by_database_guc = nullptr;
+
+struct DatabaseNode {
+    char name[NAMEDATALEN];
+    int node;
+};
+
+// The parsed setting (the GUC's extra, malloc'd as PostgreSQL requires).
+struct DatabaseNodes {
+    int count;
+    DatabaseNode items[FLEXIBLE_ARRAY_MEMBER];
+};
+
+const DatabaseNodes* database_nodes = nullptr;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+const char* skip_spaces(const char* p)
+{
+    while (is_space(*p))
+        p++;
+    return p;
+}
+
+// A database name: a double-quoted one ("" for a quote; any character) or a bare run of
+// characters other than spaces, commas and equals signs. Names are compared exactly, as
+// PostgreSQL compares database names (no case folding).
+bool parse_name(const char*& p, char* out)
+{
+    int len = 0;
+    if (*p == '"') {
+        for (p++;; p++) {
+            if (*p == '\0')
+                return false;
+            if (*p == '"') {
+                if (p[1] != '"')
+                    break;
+                p++;
+            }
+            if (len >= NAMEDATALEN - 1)
+                return false;
+            out[len++] = *p;
+        }
+        p++;
+    } else {
+        while (*p && !is_space(*p) && *p != ',' && *p != '=') {
+            if (len >= NAMEDATALEN - 1)
+                return false;
+            out[len++] = *p++;
+        }
+    }
+    out[len] = '\0';
+    return len > 0;
+}
+
+bool check_node_id_by_database(char** newval, void** extra, GucSource)
+{
+    const char* p = *newval ? *newval : "";
+    int capacity = 1;
+    for (const char* q = p; *q; q++)
+        capacity += *q == ',';
+    DatabaseNodes* parsed = (DatabaseNodes*) malloc(offsetof(DatabaseNodes, items) + sizeof(DatabaseNode) * capacity);
+    if (!parsed) {
+        GUC_check_errcode(ERRCODE_OUT_OF_MEMORY);
+        GUC_check_errmsg("out of memory");
+        return false;
+    }
+    parsed->count = 0;
+    p = skip_spaces(p);
+    while (*p) {
+        DatabaseNode& item = parsed->items[parsed->count];
+        if (!parse_name(p, item.name)) {
+            GUC_check_errdetail("Each entry is a database name, \"=\" and a node id, separated by commas, such as "
+                                "'app=5, reporting=6'; a name longer than %d bytes is not a database name.",
+                                NAMEDATALEN - 1);
+            free(parsed);
+            return false;
+        }
+        p = skip_spaces(p);
+        char* end = nullptr;
+        long node = -1;
+        if (*p == '=') {
+            p = skip_spaces(p + 1);
+            errno = 0;
+            node = (*p >= '0' && *p <= '9') ? strtol(p, &end, 10) : -1;
+        }
+        if (!end || errno != 0 || node < 0 || node > INT_MAX) {
+            GUC_check_errdetail("The node id of database \"%s\" must be an integer from 0 to %d, written after \"=\".",
+                                item.name, INT_MAX);
+            free(parsed);
+            return false;
+        }
+        item.node = (int) node;
+        for (int i = 0; i < parsed->count; i++) {
+            if (strcmp(parsed->items[i].name, item.name) == 0) {
+                GUC_check_errdetail("Database \"%s\" is listed twice.", item.name);
+                free(parsed);
+                return false;
+            }
+            if (parsed->items[i].node == item.node) {
+                GUC_check_errdetail("Databases \"%s\" and \"%s\" are both given node id %d; each database needs its "
+                                    "own.",
+                                    parsed->items[i].name, item.name, item.node);
+                free(parsed);
+                return false;
+            }
+        }
+        parsed->count++;
+        p = skip_spaces(end);
+        if (*p == ',')
+            p = skip_spaces(p + 1);
+        else if (*p) {
+            GUC_check_errdetail("Expected a comma after the node id of database \"%s\".", item.name);
+            free(parsed);
+            return false;
+        }
+    }
+    *extra = parsed;
+    return true;
+}
+
+// Counts assignments: a new value's extra may be allocated where the old one was freed, so
+// the pointer alone does not tell that the value changed.
+uint64 assignments = 0;
+
+void assign_node_id_by_database(const char*, void* extra)
+{
+    database_nodes = (const DatabaseNodes*) extra;
+    assignments++;
+}
+
+// This backend's database name (a database connected to cannot be renamed) and the node id
+// idseq.node_id_by_database gives it, as of the setting's last assignment.
+char my_database_name[NAMEDATALEN];
+uint64 looked_up_at = 0; // the assignment listed_node was found for (0: none yet)
+int listed_node = -1; // -1: not listed
+
+// ---- Claims ---------------------------------------------------------------------------------------
+
+constexpr const char* kClaimDir = "idseq_snowflake_claims";
+
+// The claim's file name: the definition spelled out, then the node id (-1: the layout has none).
+void claim_path(const Definition& d, int32 node, char* out, size_t size)
+{
+    int n = snprintf(out, size, "%s/e" INT64_FORMAT "-u" INT64_FORMAT, kClaimDir, d.epoch_us, d.unit_us);
+    for (int f = 0; f < idseq::kFieldCount; f++)
+        n += snprintf(out + n, size - n, "-%d.%d", d.width[f], d.shift[f]);
+    if (node < 0)
+        snprintf(out + n, size - n, "-nonode");
+    else
+        snprintf(out + n, size - n, "-node%d", node);
+}
+
+// The database OID a claim file holds; InvalidOid when there is no file or it holds none.
+Oid read_claim(const char* path)
+{
+    int fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+    if (fd < 0) {
+        if (errno != ENOENT)
+            ereport(ERROR, (errcode_for_file_access(), errmsg("could not open file \"%s\": %m", path)));
+        return InvalidOid;
+    }
+    char buf[64];
+    ssize_t got = read(fd, buf, sizeof buf - 1);
+    int saved_errno = errno;
+    CloseTransientFile(fd);
+    if (got < 0) {
+        errno = saved_errno;
+        ereport(ERROR, (errcode_for_file_access(), errmsg("could not read file \"%s\": %m", path)));
+    }
+    buf[got] = '\0';
+    char* end = nullptr;
+    unsigned long oid = strtoul(buf, &end, 10);
+    return end != buf && *end == '\n' && oid <= UINT32_MAX ? (Oid) oid : InvalidOid;
+}
+
+// Writes the claim durably: a temporary file, flushed, renamed over the claim, the directory
+// flushed (durable_rename). Errors are ERRORs: no id is issued without its claim on disk.
+void write_claim(const char* path, Oid db)
+{
+    if (MakePGDirectory(kClaimDir) == 0) {
+        fsync_fname(kClaimDir, true);
+        fsync_fname(".", true); // the directory's entry in the data directory
+    } else if (errno != EEXIST) {
+        ereport(ERROR, (errcode_for_file_access(), errmsg("could not create directory \"%s\": %m", kClaimDir)));
+    }
+    char tmp[MAXPGPATH + 8];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int fd = OpenTransientFile(tmp, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
+    if (fd < 0)
+        ereport(ERROR, (errcode_for_file_access(), errmsg("could not create file \"%s\": %m", tmp)));
+    char buf[32];
+    int len = snprintf(buf, sizeof buf, "%u\n", db);
+    errno = 0;
+    if (write(fd, buf, len) != len) {
+        int saved_errno = errno ? errno : ENOSPC;
+        CloseTransientFile(fd);
+        errno = saved_errno;
+        ereport(ERROR, (errcode_for_file_access(), errmsg("could not write file \"%s\": %m", tmp)));
+    }
+    if (pg_fsync(fd) != 0) {
+        int saved_errno = errno;
+        CloseTransientFile(fd);
+        errno = saved_errno;
+        ereport(data_sync_elevel(ERROR), (errcode_for_file_access(), errmsg("could not fsync file \"%s\": %m", tmp)));
+    }
+    CloseTransientFile(fd);
+    (void) durable_rename(tmp, path, ERROR); // flushes the file again and the directory
+}
+
+// The heavyweight lock every backend of the server takes to read or write a claim: an
+// advisory tag with database 0 (pg_advisory_lock always names the current database) and a
+// field4 of idseq's own (pg_advisory_lock uses 1 and 2).
+void claim_lock_tag(LOCKTAG& tag) { SET_LOCKTAG_ADVISORY(tag, InvalidOid, 0x1D5E0F1A, 0, 71); }
+
+[[noreturn]] void refuse(const Entry* e, int32 node, Oid holder, const char* path)
+{
+    const char* holder_name = get_database_name(holder);
+    const char* dbname = get_database_name(MyDatabaseId);
+    if (node < 0)
+        ereport(ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("snowflake layout \"%s\" is already issuing ids in database \"%s\" of this server", e->name,
+                        holder_name ? holder_name : "?"),
+                 errdetail("The layout has no node field, so the ids of two databases of one server would collide. "
+                           "The claim is recorded in file \"%s\" of the data directory.",
+                           path),
+                 errhint("Issue this layout's ids in one database of the server only, or use a layout with a node "
+                         "field and give each database its own node id with idseq.node_id_by_database.")));
+    ereport(ERROR,
+            (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+             errmsg("snowflake layout \"%s\" with node id %d is already issuing ids in database \"%s\" of this server",
+                    e->name, node, holder_name ? holder_name : "?"),
+             errdetail("Two databases of one server issuing ids of the same layout with the same node id would issue "
+                       "the same ids. The claim is recorded in file \"%s\" of the data directory.",
+                       path),
+             errhint("Give database \"%s\" a node id of its own, one that no other database or server uses, in the "
+                     "server configuration (idseq.node_id_by_database = '%s=N'), and reload it with SELECT "
+                     "pg_reload_conf().",
+                     dbname, dbname)));
+    pg_unreachable();
+}
+
+} // namespace
+
+int32 effective_node_id()
+{
+    const DatabaseNodes* nodes = database_nodes;
+    if (!nodes || nodes->count == 0)
+        return node_id_guc;
+    if (looked_up_at != assignments) {
+        if (my_database_name[0] == '\0') {
+            const char* name = get_database_name(MyDatabaseId);
+            if (!name)
+                return node_id_guc;
+            strlcpy(my_database_name, name, NAMEDATALEN);
+        }
+        listed_node = -1;
+        for (int i = 0; i < nodes->count; i++)
+            if (strcmp(nodes->items[i].name, my_database_name) == 0)
+                listed_node = nodes->items[i].node;
+        looked_up_at = assignments;
+    }
+    return listed_node >= 0 ? listed_node : node_id_guc;
+}
+
+void claim_layout(Entry* e, int32 node)
+{
+    if (!e->has_node)
+        node = -1;
+    if (e->claim_node == node)
+        return;
+    char path[MAXPGPATH];
+    claim_path(definition_of(e->layout), node, path, sizeof path);
+    LOCKTAG tag;
+    claim_lock_tag(tag);
+    (void) LockAcquire(&tag, ExclusiveLock, false, false);
+    AcceptInvalidationMessages(); // a database dropped before the lock was taken is seen as gone
+    const Oid holder = read_claim(path);
+    if (holder != MyDatabaseId) {
+        if (OidIsValid(holder) && SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(holder)))
+            refuse(e, node, holder, path); // the lock goes with the transaction
+        write_claim(path, MyDatabaseId); // no claim yet, or its database was dropped
+    }
+    LockRelease(&tag, ExclusiveLock, false);
+    e->claim_node = node;
+}
+
+void define_node_id_by_database()
+{
+    DefineCustomStringVariable(
+        "idseq.node_id_by_database", "Node ids of single databases of this server in snowflake ids.",
+        "A list such as 'app=5, reporting=6': each database named gets its own node id; the others use "
+        "idseq.node_id. Two databases of one server may not issue the same layout's ids with the same node id. "
+        "Settable only in the server configuration.",
+        &node_id_by_database_guc, "", PGC_SIGHUP, GUC_LIST_INPUT, check_node_id_by_database,
+        assign_node_id_by_database, NULL);
+}
+
+} // namespace snowflake

@@ -1,0 +1,185 @@
+# Two databases of one server issuing one layout's ids (docs/snowflake.md, "Databases of one
+# server"), with and without preload:
+#  - with the same node id the second database is refused (55000, a hint naming
+#    idseq.node_id_by_database); a layout without a node field likewise;
+#  - idseq.node_id_by_database gives a database its own node id: both databases then issue
+#    ids over the same time units, and a large sample of both is disjoint (the old generators shared
+#    more than half of them); a reload that changes a database's node id goes on increasing;
+#  - the setting is validated (syntax, node range, a database or a node id listed twice);
+#  - a dropped database's claim is taken over by another database;
+#  - claims survive a crash (immediate stop) and reach a standby made from a base backup,
+#    which refuses the second database after its promotion too.
+use strict;
+use warnings;
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $ids = 150000;
+
+# Sets idseq.node_id_by_database and waits for the reload (a test, not a die: the old code
+# has no such setting, and the tests after it show what that leads to).
+sub set_by_database
+{
+    my ($node, $what, $want) = @_;
+    my ($ret, $out, $err) = $node->psql('postgres',
+        "LOAD 'idseq'; ALTER SYSTEM SET idseq.node_id_by_database = '$want'; SELECT pg_reload_conf()");
+    is($ret, 0, "$what: idseq.node_id_by_database = '$want' is accepted") or diag($err);
+    return if $ret;
+    (my $shown = $want) =~ s/'/''/g;
+    $node->poll_query_until('postgres', "SELECT current_setting('idseq.node_id_by_database', true) = '$shown'")
+      or die "idseq.node_id_by_database did not become $want";
+}
+
+sub refused_like
+{
+    my ($node, $db, $sql, $re, $name) = @_;
+    my ($ret, $out, $err) = $node->psql($db, "\\set VERBOSITY verbose\n$sql");
+    like($err, $re, $name);
+}
+
+# The first database issues $ids ids, then the second issues $ids over the same time units
+# (its clock set back to the first one's first id, idseq.test_clock_offset_ms), so that ids of
+# one node id would meet whatever the machine's scheduling; returns the ids found in both.
+sub shared_ids
+{
+    my ($node, $db1, $db2) = @_;
+    my $first = $node->safe_psql($db1, qq{
+        CREATE TABLE sample AS SELECT snowflake_nextval('snowflake') AS id FROM generate_series(1, $ids);
+        SELECT snowflake_timestamp(min(id)) FROM sample});
+    $node->safe_psql($db2, qq{
+        SELECT set_config('idseq.test_clock_offset_ms',
+                          (-extract(epoch FROM clock_timestamp() - '$first'::timestamptz) * 1000)::bigint::text, false);
+        CREATE TABLE sample AS SELECT snowflake_nextval('snowflake') AS id FROM generate_series(1, $ids)});
+    # the attack is real: the second sample starts inside the first one's time units
+    my $last = $node->safe_psql($db1, 'SELECT extract(epoch FROM snowflake_timestamp(max(id))) FROM sample');
+    my $second = $node->safe_psql($db2, 'SELECT extract(epoch FROM snowflake_timestamp(min(id))) FROM sample');
+    ok($second <= $last, "the second database's ids start within the first one's time ($second <= $last)");
+    my %seen = map { $_ => 1 } split /\n/, $node->safe_psql($db1, 'SELECT id FROM sample');
+    my $shared = grep { $seen{$_} } split /\n/, $node->safe_psql($db2, 'SELECT id FROM sample');
+    $node->safe_psql($_, 'DROP TABLE sample') for ($db1, $db2);
+    return $shared;
+}
+
+for my $preload (1, 0)
+{
+    my $what = $preload ? 'preload' : 'no preload';
+    my $node = PostgreSQL::Test::Cluster->new($preload ? 'dbs_pre' : 'dbs_plain');
+    $node->init(allows_streaming => 1);
+    $node->append_conf('postgresql.conf',
+        ($preload ? "shared_preload_libraries = 'idseq'\n" : '') . "idseq.node_id = 5\n"
+        # A first id restarts above the durable mark, up to a lease ahead of the clock: without
+        # a lease the second database's ids follow its (set back) clock in shared_ids.
+        . "idseq.snowflake_lease_ms = 0\n");
+    $node->start;
+    for my $db ('a', 'b')
+    {
+        $node->safe_psql('postgres', "CREATE DATABASE $db");
+        $node->safe_psql($db, 'CREATE EXTENSION idseq');
+    }
+    my $first = $node->safe_psql('a', "SELECT snowflake_nextval('snowflake')");
+    ok($first > 0, "$what: database a issues ids");
+
+    # ---- the same node id: the second database is refused ----
+    refused_like($node, 'b', "SELECT snowflake_nextval('snowflake')",
+        qr/ERROR:  55000: snowflake layout "snowflake" with node id 5 is already issuing ids in database "a" of this server.*HINT:  Give database "b" a node id of its own.*idseq\.node_id_by_database = 'b=N'/s,
+        "$what: b with a's node id is refused, with the remedy");
+    # a custom layout with snowflake's definition is the same ids
+    $node->safe_psql('b', q{SELECT snowflake_create_layout('twin', '2010-11-04 01:42:54.657+00', 'time:41,node:10,seq:12')});
+    refused_like($node, 'b', "SELECT snowflake_nextval('twin')", qr/55000: snowflake layout "twin" with node id 5 is already issuing ids in database "a"/,
+        "$what: so is a layout of b with the same definition under another name");
+    $node->safe_psql('a', "SELECT snowflake_nextval('display60')");
+    refused_like($node, 'b', "SELECT snowflake_nextval('display60')",
+        qr/55000: snowflake layout "display60" is already issuing ids in database "a" of this server.*no node field/s,
+        "$what: a layout without a node field is issued in one database only");
+    is($node->safe_psql('a', "SELECT snowflake_nextval('snowflake') > $first"), 't', "$what: a goes on");
+
+    # ---- the setting is validated ----
+    for my $bad ("'b=1, c=1'", "'b=1, b=2'", "'b=x'", "'b=-1'", "'b 1'", "'b=99999999999'", "'=3'")
+    {
+        refused_like($node, 'postgres', "LOAD 'idseq'; ALTER SYSTEM SET idseq.node_id_by_database = $bad",
+            qr/22023: invalid value for parameter "idseq.node_id_by_database"/, "$what: $bad is refused");
+    }
+
+    # ---- per-database node ids: both issue, and their ids never meet ----
+    set_by_database($node, $what, '"b"=6, other = 7');
+    is($node->safe_psql('b', q{SELECT node FROM snowflake_unpack(snowflake_nextval('snowflake'))}), '6',
+        "$what: b issues with its own node id");
+    is($node->safe_psql('a', q{SELECT node FROM snowflake_unpack(snowflake_nextval('snowflake'))}), '5',
+        "$what: a, not listed, keeps idseq.node_id");
+    is(shared_ids($node, 'a', 'b'), 0, "$what: $ids ids issued in each database over the same time units are disjoint");
+
+    # a reload that changes a database's node id: the ids of one session go on increasing
+    my ($ret, $out, $err) = (0, '', '');
+    my $sess = IPC::Run::start([ 'psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('b') ],
+        '<', \my $in, '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    $in = "SELECT snowflake_nextval('snowflake');\n";
+    $sess->pump until $out =~ /\n/;
+    my $before = $out;
+    chomp $before;
+    set_by_database($node, $what, 'b=8');
+    $out = '';
+    $in = "SELECT (snowflake_unpack(id)).node, id > $before FROM (SELECT snowflake_nextval('snowflake') AS id) s;\n\\q\n";
+    $sess->finish;
+    is($out, "8|t\n", "$what: after a reload b issues with its new node id, above its last id");
+
+    # ---- no database owner gives a database its own node id ----
+    # (with preload ALTER DATABASE is refused; without, PostgreSQL stores it as a placeholder
+    # in a session that has not loaded idseq, and the server's value must still count)
+    ($ret, $out, $err) = $node->psql('postgres', q{ALTER DATABASE b SET idseq.node_id_by_database = 'b=9'});
+    if ($preload)
+    {
+        like($err, qr/cannot be changed now/, "$what: ALTER DATABASE ... SET idseq.node_id_by_database is refused");
+    }
+    else
+    {
+        ($ret, $out, $err) = $node->psql('b', q{SELECT node FROM snowflake_unpack(snowflake_nextval('snowflake'))});
+        is($out, '8', "$what: a database's own idseq.node_id_by_database is ignored, the server's counts");
+        like($err, qr/WARNING:  idseq.node_id_by_database set for a database, a role or a session is ignored/,
+            "$what: with a warning");
+        $node->safe_psql('postgres', 'ALTER DATABASE b RESET idseq.node_id_by_database');
+    }
+
+    # ---- a dropped database's claim is taken over ----
+    $node->safe_psql('postgres', 'CREATE DATABASE c');
+    $node->safe_psql('c', 'CREATE EXTENSION idseq');
+    refused_like($node, 'c', "SELECT snowflake_nextval('snowflake')", qr/55000: .* in database "a" of this server/,
+        "$what: c with a's node id is refused while a exists");
+    $node->safe_psql('postgres', 'DROP DATABASE a');
+    ok($node->safe_psql('c', "SELECT snowflake_nextval('snowflake')") > 0, "$what: once a is dropped, c takes over");
+    $node->safe_psql('postgres', 'CREATE DATABASE a');
+    $node->safe_psql('a', 'CREATE EXTENSION idseq');
+    refused_like($node, 'a', "SELECT snowflake_nextval('snowflake')", qr/55000: .* in database "c" of this server/,
+        "$what: a new database a is now refused");
+
+    # ---- DROP/CREATE EXTENSION in the claiming database keeps its claim ----
+    $node->safe_psql('c', 'DROP EXTENSION idseq; CREATE EXTENSION idseq');
+    ok($node->safe_psql('c', "SELECT snowflake_nextval('snowflake')") > 0, "$what: c re-creating idseq keeps its claim");
+
+    # ---- a crash keeps the claims ----
+    $node->stop('immediate');
+    $node->start;
+    refused_like($node, 'a', "SELECT snowflake_nextval('snowflake')", qr/55000: .* in database "c" of this server/,
+        "$what: after a crash a is still refused");
+    ok($node->safe_psql('c', "SELECT snowflake_nextval('snowflake')") > 0, "$what: and c goes on");
+
+    # ---- a standby made from a base backup, promoted, keeps refusing ----
+    if (!$preload)
+    {
+        $node->backup('claims');
+        my $standby = PostgreSQL::Test::Cluster->new('dbs_standby');
+        $standby->init_from_backup($node, 'claims', has_streaming => 1);
+        $standby->start;
+        $node->wait_for_catchup($standby);
+        $standby->promote;
+        $standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()') or die 'no promotion';
+        refused_like($standby, 'a', "SELECT snowflake_nextval('snowflake')",
+            qr/55000: .* in database "c" of this server/, "$what: the promoted standby refuses a too");
+        ok($standby->safe_psql('c', "SELECT snowflake_nextval('snowflake')") > 0, "$what: and c issues there");
+        $standby->stop;
+    }
+    $node->stop;
+}
+
+done_testing();
