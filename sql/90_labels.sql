@@ -38,6 +38,11 @@ SELECT proname, args, prokind AS kind, provolatile AS vol, proparallel AS par, p
 -- - min(lexid), max(lexid): aggregates, never strict themselves; their transition function
 --   (lexid_smaller, lexid_larger) is IMMUTABLE STRICT PARALLEL SAFE and they are PARALLEL SAFE
 --   with a combine function.
+-- - lexid_min_as_written, lexid_max_as_written: the aggregates the planner calls for min and
+--   max of values without a charset; PARALLEL SAFE, with combine, serialization and
+--   deserialization functions. Their transition and combine functions
+--   (lexid_smaller_as_written, lexid_larger_as_written, lexid_as_written_combine) start from
+--   a NULL internal state, so they are not STRICT; IMMUTABLE PARALLEL SAFE.
 -- - idseq_builtin_charsets(), idseq_snowflake_builtin_layouts(): no arguments, so STRICT
 --   means nothing; constant tables, IMMUTABLE PARALLEL SAFE.
 -- - idseq_charset_registry_dedup(), idseq_layout_registry_replica(): trigger functions.
