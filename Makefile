@@ -24,7 +24,8 @@ DATA_built  = idseq--$(EXTVERSION).sql idseq--1.2--$(EXTVERSION).sql
 DATA        = idseq--1.0.sql idseq--1.1.sql idseq--1.2.sql idseq--1.0--1.1.sql idseq--1.1--1.2.sql
 REGRESS     = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 ISOLATION   = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
-TAP_TESTS   = 1
+# TAP files run through PGXS's prove_installcheck (target below), not as part of
+# `make installcheck`, which stays pg_regress and isolation against a running server.
 EXTRA_CLEAN = build tmp_check tmp_check_iso results output_iso log
 
 # Warnings are errors only in our own builds and CI (tools/idseq-run sets WERROR=1): a
@@ -42,6 +43,12 @@ override with_llvm = no
 include $(PGXS)
 # Link with the C++ compiler (PostgreSQL's src/test/modules/test_cplusplusext does the same).
 override COMPILER = $(CXX) $(CXXFLAGS)
+
+# TAP tests through PGXS, against the installed extension (each file starts clusters of its
+# own with PostgreSQL::Test::Cluster): make prove_installcheck PROVE_TESTS=t/020_sequences.pl
+.PHONY: prove_installcheck
+prove_installcheck:
+	$(prove_installcheck)
 
 # PGXS tracks no header dependencies: rebuild every object when any header changes.
 $(OBJS): $(wildcard src/core/*.h src/pg/*.h)

@@ -558,6 +558,12 @@ SELECT * FROM pg_temp.hostile('snowflake field order',
     $$SELECT snowflake_create_layout('hostile_x', now(), 'seq:12,time:41,node:10')$$,
     $$SELECT idseq_snowflake_check_new('hostile_x', now(), 'time:41,rand:4,seq:8', '1 ms')$$);
 
+-- min and max of values without a charset (the aggregates the planner calls for them): values
+-- of two charsets never compare (their support functions take an internal state: only an
+-- aggregate calls them)
+SELECT * FROM pg_temp.hostile('min/max as written',
+    $$SELECT lexid_max_as_written(v, v) FROM (VALUES ('A'::lexid(upper)), ('B'::lexid(base36))) t(v)$$,
+    $$SELECT lexid_min_as_written(v, v) FROM (VALUES ('A'::lexid(upper)), ('B'::lexid(base36))) t(v)$$);
 -- ===== the catalogue =====
 -- Every case ended in an error (none slipped through), none of them XX000.
 SELECT count(*) AS cases, count(DISTINCT area) AS areas,
@@ -582,7 +588,7 @@ SELECT p.oid::regprocedure AS function, r.route
            UNION SELECT 'type modifier input' FROM pg_type t WHERE t.typmodin = p.oid
            UNION SELECT 'type modifier output (format_type)' FROM pg_type t WHERE t.typmodout = p.oid
            UNION SELECT 'aggregate ' || a.aggfnoid::regproc FROM pg_aggregate a
-                  WHERE p.oid IN (a.aggtransfn, a.aggcombinefn)
+                  WHERE p.oid IN (a.aggtransfn, a.aggcombinefn, a.aggfinalfn, a.aggserialfn, a.aggdeserialfn)
            UNION SELECT 'aggregate' WHERE p.prokind = 'a'
            UNION SELECT 'support of the ' || am.amname || ' opclass' FROM pg_amproc ap
                   JOIN pg_opfamily f ON f.oid = ap.amprocfamily JOIN pg_am am ON am.oid = f.opfmethod

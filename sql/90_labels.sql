@@ -14,45 +14,78 @@ SELECT p.oid, p.proname, pg_get_function_identity_arguments(p.oid) AS args,
   JOIN pg_language l ON l.oid = p.prolang
  WHERE e.extname = 'idseq';
 
-SELECT proname, args, prokind AS kind, provolatile AS vol, proparallel AS par, proisstrict AS strict,
-       prosecdef AS secdef, proleakproof AS leakproof, lanname AS lang
-  FROM ext_functions ORDER BY proname, args;
+-- The rules. Every function of the extension gets the labels of the first rule that covers it,
+-- and the test fails on any function whose labels differ (an empty result is the pass):
+-- 1. the exceptions below, by name, each with its labels and its reason;
+-- 2. trigger and event trigger functions: VOLATILE PARALLEL UNSAFE, not STRICT;
+-- 3. aggregates: IMMUTABLE PARALLEL SAFE (never strict themselves; their support functions
+--    follow the rules of functions);
+-- 4. everything else is a pure function of its arguments (charsets and layouts cannot be
+--    redefined, so a name always means the same symbols or fields): IMMUTABLE STRICT
+--    PARALLEL SAFE.
+-- A new function with PostgreSQL's default labels (VOLATILE PARALLEL UNSAFE, not STRICT)
+-- therefore fails here until it is labelled, or listed below with its reason.
+CREATE TEMP TABLE label_exceptions (proname name PRIMARY KEY, vol "char", par "char", strict boolean,
+                                    reason text NOT NULL);
+INSERT INTO label_exceptions VALUES
+    -- the generators change state (sequences, registries, the snowflake high-water mark)
+    ('nextval_lexid', 'v', 'u', true, 'generator: draws from a sequence'),
+    ('lexid_block', 'v', 'u', true, 'generator: draws a block from a sequence'),
+    ('nextval_code', 'v', 'u', false, 'generator: draws from a sequence; a NULL charset means the sequence''s own'),
+    ('create_code_sequence', 'v', 'u', true, 'generator: creates a sequence'),
+    ('idseq_create_charset', 'v', 'u', false, 'registers a charset; case_insensitive may be NULL (default)'),
+    ('snowflake_create_layout', 'v', 'u', false, 'registers a layout and its state sequences; time_unit may be NULL'),
+    ('snowflake_nextval', 'v', 'u', true, 'generator: raises the snowflake high-water mark'),
+    ('idseq_layout_guard', 'v', 'u', false,
+     'creates or checks a layout''s guard sequence (install, upgrade and the adopting trigger)'),
+    ('lexid_typmod_in', 'v', 'u', true,
+     'the self-describing lexid(name, ''symbols'') that pg_dump writes may register the charset (an INSERT); '
+     'in a read-only transaction it accepts a registered charset and refuses (25006) to register one'),
+    ('idseq_builtin_charsets', 'i', 's', false, 'no arguments, so STRICT means nothing; a constant table'),
+    ('idseq_snowflake_builtin_layouts', 'i', 's', false, 'no arguments, so STRICT means nothing; a constant table'),
+    ('lexid_smaller_as_written', 'i', 's', false,
+     'transition function of lexid_min_as_written: its internal state starts NULL'),
+    ('lexid_larger_as_written', 'i', 's', false,
+     'transition function of lexid_max_as_written: its internal state starts NULL'),
+    ('lexid_as_written_combine', 'i', 's', false,
+     'combine function of lexid_min_as_written and lexid_max_as_written: either state may be NULL'),
+    -- partitions by date: DDL on the caller's table; not STRICT, so that a NULL argument is an
+    -- error (22004) rather than a silent empty result
+    ('snowflake_create_partitions', 'v', 'u', false, 'DDL: creates partitions'),
+    ('snowflake_retire_partitions', 'v', 'u', false, 'DDL: detaches or drops partitions'),
+    ('idseq_sf_partition_parent', 'v', 'u', false, 'locks the parent of snowflake_create_partitions'),
+    ('idseq_sf_partition_list', 'v', 'u', false, 'reads the catalogs as they are now (after the lock)');
+CREATE TEMP VIEW label_rules AS
+SELECT f.proname, f.args, f.prokind, f.provolatile, f.proparallel, f.proisstrict,
+       coalesce(x.vol, CASE WHEN f.result IN ('trigger', 'event_trigger') THEN 'v' ELSE 'i' END::"char") AS want_vol,
+       coalesce(x.par, CASE WHEN f.result IN ('trigger', 'event_trigger') THEN 'u' ELSE 's' END::"char") AS want_par,
+       coalesce(x.strict, f.result NOT IN ('trigger', 'event_trigger') AND f.prokind <> 'a') AS want_strict,
+       CASE WHEN x.proname IS NOT NULL THEN 'exception: ' || x.reason
+            WHEN f.result IN ('trigger', 'event_trigger') THEN 'trigger function'
+            WHEN f.prokind = 'a' THEN 'aggregate'
+            ELSE 'pure function' END AS rule
+  FROM ext_functions f LEFT JOIN label_exceptions x ON x.proname = f.proname;
 
--- The review. The generators, which change state (sequences, registries, the snowflake
--- high-water mark), must be VOLATILE and PARALLEL UNSAFE:
-SELECT proname, args, provolatile AS vol, proparallel AS par, proisstrict AS strict, lanname AS lang
-  FROM ext_functions
- WHERE proname IN ('nextval_lexid', 'lexid_block', 'nextval_code', 'create_code_sequence',
-                   'idseq_create_charset', 'snowflake_create_layout', 'snowflake_nextval')
+-- every function is covered (the view has one row per function), and not a handful by mistake
+SELECT count(*) >= 100 AS many_functions_checked, count(*) = (SELECT count(*) FROM ext_functions) AS each_once
+  FROM label_rules;
+-- functions whose labels break their rule: none
+SELECT proname, args, rule, provolatile AS vol, want_vol, proparallel AS par, want_par,
+       proisstrict AS strict, want_strict
+  FROM label_rules
+ WHERE (provolatile, proparallel, proisstrict) IS DISTINCT FROM (want_vol, want_par, want_strict)
  ORDER BY proname, args;
--- Everything else is a pure function of its arguments (charsets and layouts cannot be
--- redefined, so a name always means the same symbols or fields): IMMUTABLE STRICT PARALLEL
--- SAFE. Listed here are the exceptions, each with its reason below.
-SELECT proname, args, prokind AS kind, provolatile AS vol, proparallel AS par, proisstrict AS strict,
-       result
-  FROM ext_functions
- WHERE proname NOT IN ('nextval_lexid', 'lexid_block', 'nextval_code', 'create_code_sequence',
-                       'idseq_create_charset', 'snowflake_create_layout', 'snowflake_nextval')
-   AND NOT (provolatile = 'i' AND proparallel = 's' AND proisstrict)
- ORDER BY proname, args;
--- - min(lexid), max(lexid): aggregates, never strict themselves; their transition function
---   (lexid_smaller, lexid_larger) is IMMUTABLE STRICT PARALLEL SAFE and they are PARALLEL SAFE
---   with a combine function.
--- - idseq_builtin_charsets(), idseq_snowflake_builtin_layouts(): no arguments, so STRICT
---   means nothing; constant tables, IMMUTABLE PARALLEL SAFE.
--- - idseq_charset_registry_dedup(), idseq_layout_registry_replica(): trigger functions.
--- - idseq_lexid_column_guard(): an event trigger function (refuses stored lexid without a
---   charset).
--- - idseq_sequence_step_guard(): an event trigger function (before ALTER SEQUENCE makes
---   INCREMENT smaller, moves the sequence on past the last lexid_block).
--- - lexid_typmod_in: runs when a type name lexid(...) is parsed; the self-describing
---   lexid(name, 'symbols') that pg_dump writes may register the charset (an INSERT), so it
---   is VOLATILE PARALLEL UNSAFE. In a read-only transaction it still accepts a charset that
---   is registered, and refuses (25006) to register a new one.
--- - snowflake_create_partitions, snowflake_retire_partitions and their helpers
---   idseq_sf_partition_parent (locks the parent) and idseq_sf_partition_list (reads the
---   catalogs as they are now): DDL, VOLATILE PARALLEL UNSAFE; not STRICT, so that a NULL
---   argument is an error (22004) rather than a silent empty result.
+-- exceptions that name no function of the extension (left behind by a rename or removal): none
+SELECT x.proname FROM label_exceptions x
+ WHERE NOT EXISTS (SELECT FROM ext_functions f WHERE f.proname = x.proname);
+-- Every aggregate has a combine function (so that it runs in parallel), and its support
+-- functions are the extension's own (so the rules above cover them).
+SELECT a.aggfnoid::regprocedure AS aggregate
+  FROM pg_aggregate a JOIN ext_functions f ON f.oid = a.aggfnoid
+ WHERE a.aggcombinefn = 0
+    OR EXISTS (SELECT FROM unnest(ARRAY[a.aggtransfn, a.aggfinalfn, a.aggcombinefn, a.aggserialfn,
+                                         a.aggdeserialfn]::oid[]) fn
+                WHERE fn <> 0 AND NOT EXISTS (SELECT FROM ext_functions g WHERE g.oid = fn));
 
 -- LEAKPROOF (may run before a row-level security or security-barrier filter): the equality,
 -- ordering and hash support of lexid, so that indexes stay usable under row-level security.

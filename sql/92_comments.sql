@@ -66,7 +66,7 @@ SELECT exempt, object FROM ext_members WHERE exempt IS NOT NULL
    AND object NOT IN (SELECT object FROM custom_guards)
  ORDER BY exempt COLLATE "C", object COLLATE "C";
 SELECT count(*) = (SELECT count(*) FROM idseq_layout_registry) AS one_guard_per_custom_layout,
-       bool_and(exempt = 'state') AS all_state
+       coalesce(bool_and(exempt = 'state'), true) AS all_state
   FROM custom_guards;
 
 -- The rules cover every kind of member the extension has: a kind not listed here would need

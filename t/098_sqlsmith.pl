@@ -2,9 +2,11 @@
 # holds lexid columns (typed over several charsets, among them a custom multibyte one, and
 # base36), code sequences and snowflake ids, on a preloaded cluster with a node id. SQLsmith
 # generates queries from the catalog, so they call the extension's functions and operators
-# with random arguments. Passes when the server log shows no backend crash. Bounded by a
-# query count (IDSEQ_SQLSMITH_QUERIES, default 3000) and a wall-clock limit; the seed is
-# fixed (IDSEQ_SQLSMITH_SEED, default 1), so a failure can be replayed.
+# with random arguments. Passes when the server log shows no backend crash and the server
+# counted at least half the requested queries as transactions of the database (a run that
+# executed nothing, because SQLsmith stopped early or never reached the server, proves
+# nothing). Bounded by a query count (IDSEQ_SQLSMITH_QUERIES, default 3000) and a wall-clock
+# limit; the seed is fixed (IDSEQ_SQLSMITH_SEED, default 1), so a failure can be replayed.
 use strict;
 use warnings;
 use IPC::Run;
@@ -69,6 +71,12 @@ $node->safe_psql('smith', q{
     ANALYZE;
 });
 
+# Transactions of the database so far: each query SQLsmith runs is one (committed, or rolled
+# back by its error or the statement timeout). Counted by the server, not by SQLsmith's output.
+my $xacts_sql = q{SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = 'smith'};
+my $xacts_before = $node->safe_psql('postgres', $xacts_sql);
+my $min_queries = int($queries / 2);
+
 my $log_start = -s $node->logfile;
 my ($out, $err) = ('', '');
 my $h = IPC::Run::start(
@@ -93,6 +101,17 @@ if (@crashes)
 }
 is($node->safe_psql('smith', 'SELECT count(*) FROM codes'), '500', 'the server still answers');
 unlike($err, qr/could not connect|connection to server .* failed/, 'sqlsmith ran against the database');
+# SQLsmith's backend reports its counts when it exits, which may come just after the client
+# has gone: read them again for a few seconds while they are short.
+my $ran = 0;
+for my $try (1 .. 20)
+{
+    $ran = $node->safe_psql('postgres', $xacts_sql) - $xacts_before;
+    last if $ran >= $min_queries;
+    sleep 1;
+}
+note("the server counted $ran transactions in the database during the run");
+cmp_ok($ran, '>=', $min_queries, "sqlsmith ran at least $min_queries of its $queries queries");
 
 $node->stop;
 done_testing();

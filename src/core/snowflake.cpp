@@ -720,8 +720,16 @@ GenState rebuild_state(const Layout& layout, bool last_known, int64_t last_id, i
 
 bool sync_standbys_status_bits(int server_version_num)
 {
-    // The first minor of each major with the bits; majors before 13 never had them (12 had
-    // reached its end of life), 18 and later have them from their first release.
+    // The first minor of each major with the bits: the minor releases of 2025-05-08 carry
+    // "Fix race condition in handling of synchronous_standby_names immediately after
+    // startup", which turned bool sync_standbys_defined into bits8 sync_standbys_status in
+    // replication/walsender_private.h. Checked against each branch's release notes, which
+    // link the branch's commit: 15.13 = REL_15_STABLE ec59500a1, 16.9 = REL_16_STABLE
+    // c922ae2c4, 17.5 = REL_17_STABLE 3339847cc. The change reached master in April 2025,
+    // before REL_18_STABLE branched, so 18 has the bits from its first release. The 13 and 14
+    // boundaries (13.21, 14.18: the same day's releases of those branches) are assumed, not
+    // checked against their release notes; idseq supports 15 and later. Majors before 13
+    // never had the bits.
     const int major = server_version_num / 10000;
     switch (major) {
     case 13: return server_version_num >= 130021;

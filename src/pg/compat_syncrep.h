@@ -11,8 +11,9 @@
 // The byte after WalSndCtlData::lsn[] that tells whether the server requires synchronous
 // standbys, as the checkpointer last read synchronous_standby_names into shared memory (what
 // SyncRepWaitForLSN tests). Its member is sync_standbys_defined (a bool) in headers from
-// before the minor releases of May 2025 (15.13, 16.9, 17.5, ...) and sync_standbys_status
-// (bits) since. The name is only how these headers spell it: the byte lies at the same place
+// before the minor releases of 2025-05-08 (15.13, 16.9, 17.5: commits ec59500a1 on
+// REL_15_STABLE, c922ae2c4 on REL_16_STABLE, 3339847cc on REL_17_STABLE; see
+// sync_standbys_status_bits in src/core/snowflake.cpp) and sync_standbys_status (bits) since. The name is only how these headers spell it: the byte lies at the same place
 // with the same size in both, and what it means is decided at run time from the running
 // server's version (idseq::sync_standbys_required), since a module built against one minor's
 // headers runs on every minor of its major. ctl is WalSndCtl.

@@ -42,6 +42,7 @@ extern "C" {
 #include "mb/pg_wchar.h"
 #include "utils/array.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/sortsupport.h"
 
@@ -75,6 +76,12 @@ PG_FUNCTION_INFO_V1(text_ge_lexid);
 PG_FUNCTION_INFO_V1(lexid_cmp);
 PG_FUNCTION_INFO_V1(lexid_larger);
 PG_FUNCTION_INFO_V1(lexid_smaller);
+PG_FUNCTION_INFO_V1(lexid_smaller_as_written);
+PG_FUNCTION_INFO_V1(lexid_larger_as_written);
+PG_FUNCTION_INFO_V1(lexid_as_written_combine);
+PG_FUNCTION_INFO_V1(lexid_as_written_serialize);
+PG_FUNCTION_INFO_V1(lexid_as_written_deserialize);
+PG_FUNCTION_INFO_V1(lexid_as_written_final);
 PG_FUNCTION_INFO_V1(lexid_sortsupport);
 PG_FUNCTION_INFO_V1(lexid_hash);
 PG_FUNCTION_INFO_V1(lexid_hash_extended);
@@ -278,10 +285,11 @@ int compare_datums(Datum a, Datum b)
 }
 
 // lexid_larger/lexid_smaller (min() and max()): two untyped values are the error of
-// compare_datums. The planner hook types the arguments of min() and max() written in a query
-// (base36 unless typed); values that reach the transition function untyped came from
-// elsewhere (a Citus coordinator combining its workers' results, which arrive as text), and
-// comparing them as base36 would give a wrong answer for any other charset.
+// compare_datums. The planner hook replaces min() and max() of values without a charset
+// written in a query (lexid_min_as_written, below); values that reach the transition function
+// untyped came from elsewhere (a Citus coordinator combining its workers' results, which
+// arrive as text), and comparing them as base36 would give a wrong answer for any other
+// charset.
 int compare_for_aggregate(FunctionCallInfo fcinfo)
 {
     return compare_datums(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
@@ -753,6 +761,155 @@ Datum lexid_larger(PG_FUNCTION_ARGS)
 Datum lexid_smaller(PG_FUNCTION_ARGS)
 {
     PG_RETURN_DATUM(compare_for_aggregate(fcinfo) <= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1));
+}
+
+// lexid_min_as_written(key, value) and lexid_max_as_written(key, value): min() and max() of
+// values without a charset, which the planner hook (lexid_untyped.cpp) calls in their place
+// with key = the value read as base36 unless typed (lexical_add(value, 0)). The keys are
+// compared, the value kept as it came: an untyped value prints as written, a typed one in
+// its charset. The state is internal, so that
+// - parallel workers hand it on serialized (raw datums: one server, one registry), and the
+//   combine function compares the keys as the transition function does;
+// - Citus never combines it through a text form that drops the charset (it does so only for
+//   aggregates whose state is a real type): it brings the rows to the coordinator, where a
+//   key arrives as text, untyped, and two untyped keys are the 42804 error of
+//   compare_datums, never a guess.
+struct AsWritten {
+    int sign; // +1: max, -1: min
+    Lexid* key;
+    Lexid* value;
+};
+
+static Lexid* copy_lexid(const Lexid* v)
+{
+    Size n = VARSIZE_ANY(v);
+    Lexid* c = (Lexid*) palloc(n);
+    memcpy(c, v, n);
+    return c;
+}
+
+// st takes copies of key and value, in st's memory context; the old ones are freed.
+static void as_written_take(AsWritten* st, const Lexid* key, const Lexid* value)
+{
+    MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(st));
+    Lexid* k = copy_lexid(key);
+    Lexid* v = copy_lexid(value);
+    MemoryContextSwitchTo(old);
+    if (st->key)
+        pfree(st->key);
+    if (st->value)
+        pfree(st->value);
+    st->key = k;
+    st->value = v;
+}
+
+static AsWritten* as_written_new(MemoryContext cxt, int sign, const Lexid* key, const Lexid* value)
+{
+    AsWritten* st = (AsWritten*) MemoryContextAllocZero(cxt, sizeof(AsWritten));
+    st->sign = sign;
+    as_written_take(st, key, value);
+    return st;
+}
+
+// Keeps the first of equal keys, as lexid_larger and lexid_smaller do.
+static void as_written_offer(AsWritten* st, const Lexid* key, const Lexid* value)
+{
+    if (compare_datums(PointerGetDatum(st->key), PointerGetDatum(key)) * st->sign < 0)
+        as_written_take(st, key, value);
+}
+
+static MemoryContext as_written_context(FunctionCallInfo fcinfo)
+{
+    MemoryContext cxt;
+    if (!AggCheckCallContext(fcinfo, &cxt))
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("%s can only be called as part of an aggregate", get_func_name(fcinfo->flinfo->fn_oid))));
+    return cxt;
+}
+
+static Datum as_written_transition(FunctionCallInfo fcinfo, int sign)
+{
+    MemoryContext cxt = as_written_context(fcinfo);
+    AsWritten* st = PG_ARGISNULL(0) ? nullptr : (AsWritten*) PG_GETARG_POINTER(0);
+    if (!PG_ARGISNULL(1) && !PG_ARGISNULL(2)) {
+        Lexid* key = PG_GETARG_LEXID_PP(1);
+        Lexid* value = PG_GETARG_LEXID_PP(2);
+        if (st == nullptr)
+            st = as_written_new(cxt, sign, key, value);
+        else
+            as_written_offer(st, key, value);
+    }
+    if (st == nullptr)
+        PG_RETURN_NULL();
+    PG_RETURN_POINTER(st);
+}
+
+Datum lexid_smaller_as_written(PG_FUNCTION_ARGS)
+{
+    return as_written_transition(fcinfo, -1);
+}
+
+Datum lexid_larger_as_written(PG_FUNCTION_ARGS)
+{
+    return as_written_transition(fcinfo, 1);
+}
+
+Datum lexid_as_written_combine(PG_FUNCTION_ARGS)
+{
+    MemoryContext cxt = as_written_context(fcinfo);
+    AsWritten* a = PG_ARGISNULL(0) ? nullptr : (AsWritten*) PG_GETARG_POINTER(0);
+    AsWritten* b = PG_ARGISNULL(1) ? nullptr : (AsWritten*) PG_GETARG_POINTER(1);
+    if (b == nullptr) {
+        if (a == nullptr)
+            PG_RETURN_NULL();
+        PG_RETURN_POINTER(a);
+    }
+    if (a == nullptr)
+        PG_RETURN_POINTER(as_written_new(cxt, b->sign, b->key, b->value));
+    as_written_offer(a, b->key, b->value);
+    PG_RETURN_POINTER(a);
+}
+
+// sign, then each datum as its length and its bytes (header included).
+Datum lexid_as_written_serialize(PG_FUNCTION_ARGS)
+{
+    (void) as_written_context(fcinfo);
+    AsWritten* st = (AsWritten*) PG_GETARG_POINTER(0);
+    StringInfoData buf;
+    pq_begintypsend(&buf);
+    pq_sendint32(&buf, st->sign);
+    for (const Lexid* v : {st->key, st->value}) {
+        pq_sendint32(&buf, (int32) VARSIZE_ANY(v));
+        pq_sendbytes(&buf, (const char*) v, (int) VARSIZE_ANY(v));
+    }
+    PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+Datum lexid_as_written_deserialize(PG_FUNCTION_ARGS)
+{
+    MemoryContext cxt = as_written_context(fcinfo);
+    bytea* b = PG_GETARG_BYTEA_PP(0);
+    StringInfoData buf;
+    initStringInfo(&buf);
+    appendBinaryStringInfo(&buf, VARDATA_ANY(b), (int) VARSIZE_ANY_EXHDR(b));
+    AsWritten* st = (AsWritten*) MemoryContextAllocZero(cxt, sizeof(AsWritten));
+    st->sign = pq_getmsgint(&buf, 4);
+    for (Lexid** v : {&st->key, &st->value}) {
+        int32 n = pq_getmsgint(&buf, 4);
+        *v = (Lexid*) MemoryContextAlloc(cxt, n);
+        memcpy(*v, pq_getmsgbytes(&buf, n), n);
+    }
+    pq_getmsgend(&buf);
+    pfree(buf.data);
+    PG_RETURN_POINTER(st);
+}
+
+// A copy: the state belongs to the aggregate.
+Datum lexid_as_written_final(PG_FUNCTION_ARGS)
+{
+    (void) as_written_context(fcinfo);
+    AsWritten* st = (AsWritten*) PG_GETARG_POINTER(0);
+    PG_RETURN_POINTER(copy_lexid(st->value));
 }
 
 Datum lexid_sortsupport(PG_FUNCTION_ARGS)

@@ -19,7 +19,8 @@
 //    place where the literal is read moves.
 // 3. Never compared with each other at run time (lexid_type.cpp raises 42804). The hook
 //    types both operands of a comparison of two untyped values as base36, and ORDER BY keys
-//    and min/max arguments without a charset too; a second pass over the finished plan
+//    (in a junk column) and min/max arguments (min_max_as_written) without a charset too,
+//    so that both print the values as written; a second pass over the finished plan
 //    types the untyped constants that inlining put beside a typed operand. What is left
 //    (plans made before the library was loaded, constants beside code + 0) is an error
 //    where two untyped values meet, never a guess.
@@ -45,6 +46,7 @@ extern "C" {
 #include "utils/builtins.h"
 #include "access/table.h"
 #include "access/genam.h"
+#include "catalog/pg_aggregate.h"
 #include "catalog/pg_attrdef.h"
 #include "catalog/indexing.h"
 #include "access/relation.h"
@@ -881,6 +883,38 @@ bool is_comparison(Oid fn)
     return false;
 }
 
+// min(v) and max(v) over values without a charset at plan time compare them as base36 and
+// give the value as written: the aggregate becomes lexid_min_as_written(lexical_add(v, 0), v)
+// (lexid_max_as_written), which orders by the first argument and returns the second
+// (lexid_type.cpp). Keeping min/max and typing their argument instead would print the base36
+// spelling; comparing untyped values as base36 inside min/max would read as base36 the typed
+// values that a Citus coordinator receives from its workers as text. Not for DISTINCT or
+// ordered arguments, nor for a volatile or set-returning argument (it would be evaluated
+// twice), nor before the extension has the aggregates (1.2): those are typed as base36, and
+// print in base36's spelling. False when the caller is to do that.
+bool min_max_as_written(Aggref* agg, const char* name, Oid lexid)
+{
+    TargetEntry* te = (TargetEntry*) linitial(agg->args);
+    if (charset_of((Node*) te->expr, lexid) >= 0)
+        return true; // typed: nothing to do
+    Oid nsp = lexid_namespace(lexid);
+    if (agg->aggdistinct || agg->aggorder || agg->aggkind != AGGKIND_NORMAL || !OidIsValid(nsp) ||
+        contain_volatile_functions((Node*) te->expr) || expression_returns_set((Node*) te->expr))
+        return false;
+    Oid argtypes[2] = {lexid, lexid};
+    const char* as_written = strcmp(name, "min") == 0 ? "lexid_min_as_written" : "lexid_max_as_written";
+    Oid fn = LookupFuncName(list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup(as_written))), 2,
+                            argtypes, true);
+    if (!OidIsValid(fn))
+        return false;
+    Node* key = base36_unless_typed((Node*) copyObjectImpl(te->expr), lexid);
+    te->resno = 2;
+    agg->args = list_make2(makeTargetEntry((Expr*) key, 1, NULL, false), te);
+    agg->aggargtypes = list_make2_oid(lexid, lexid);
+    agg->aggfnoid = fn;
+    return true;
+}
+
 bool type_untyped_operands(Node* node, void* context);
 // The walker as the old-style pointer the tree walkers of PostgreSQL 15 take.
 #define WALKER IDSEQ_WALKER(type_untyped_operands)
@@ -923,15 +957,12 @@ bool type_untyped_operands(Node* node, void* context)
         if (t == exprType((Node*) lsecond(f->args)) && is_lexid(t) && is_comparison(f->funcid))
             type_operands(f->args, t, t, t);
     } else if (IsA(node, Aggref)) {
-        // min and max over values without a charset: base36, the untyped values compared
-        // with each other by the transition function (which refuses two untyped values:
-        // those that reach it came from elsewhere, see lexid_type.cpp).
         Aggref* agg = (Aggref*) node;
         char* name = get_func_name(agg->aggfnoid);
         if (name && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) && list_length(agg->args) == 1) {
             TargetEntry* te = (TargetEntry*) linitial(agg->args);
             Oid t = exprType((Node*) te->expr);
-            if (is_lexid(t))
+            if (is_lexid(t) && !min_max_as_written(agg, name, t))
                 te->expr = (Expr*) base36_unless_typed((Node*) te->expr, t);
         }
     }

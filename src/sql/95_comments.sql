@@ -48,6 +48,22 @@ COMMENT ON OPERATOR CLASS @extschema@.lexid_ops USING btree IS 'shortlex order o
 COMMENT ON OPERATOR CLASS @extschema@.lexid_hash_ops USING hash IS 'hashing of lexid (the default)';
 COMMENT ON AGGREGATE @extschema@.min(@extschema@.lexid) IS 'minimum lexid in shortlex order';
 COMMENT ON AGGREGATE @extschema@.max(@extschema@.lexid) IS 'maximum lexid in shortlex order';
+COMMENT ON AGGREGATE @extschema@.lexid_min_as_written(@extschema@.lexid, @extschema@.lexid) IS
+    'the value whose key is the least (min() of values without a charset, as written)';
+COMMENT ON AGGREGATE @extschema@.lexid_max_as_written(@extschema@.lexid, @extschema@.lexid) IS
+    'the value whose key is the greatest (max() of values without a charset, as written)';
+COMMENT ON FUNCTION @extschema@.lexid_smaller_as_written(internal, @extschema@.lexid, @extschema@.lexid) IS
+    'transition function of lexid_min_as_written';
+COMMENT ON FUNCTION @extschema@.lexid_larger_as_written(internal, @extschema@.lexid, @extschema@.lexid) IS
+    'transition function of lexid_max_as_written';
+COMMENT ON FUNCTION @extschema@.lexid_as_written_combine(internal, internal) IS
+    'combine function of lexid_min_as_written and lexid_max_as_written';
+COMMENT ON FUNCTION @extschema@.lexid_as_written_serialize(internal) IS
+    'serialization function of lexid_min_as_written and lexid_max_as_written';
+COMMENT ON FUNCTION @extschema@.lexid_as_written_deserialize(bytea, internal) IS
+    'deserialization function of lexid_min_as_written and lexid_max_as_written';
+COMMENT ON FUNCTION @extschema@.lexid_as_written_final(internal) IS
+    'final function of lexid_min_as_written and lexid_max_as_written';
 
 -- the lexid type: arithmetic and ranks
 COMMENT ON FUNCTION @extschema@.lexical_add(@extschema@.lexid, bigint) IS

@@ -151,6 +151,8 @@ my @queries = (
     'min max base36' => q{SELECT min(c36), max(c36), count(DISTINCT c36) FROM items},
     'min max early' => q{SELECT min(ce), max(ce) FROM items},
     'min max greek' => q{SELECT min(cg), max(cg) FROM items},
+    # untyped values: compared as base36 and returned as written (lexid_min_as_written)
+    'min max untyped' => q{SELECT min(c36::text::lexid), max(c36::text::lexid) FROM items},
     # the same through ORDER BY ... LIMIT (the documented way on Citus)
     'first last' => q{SELECT (SELECT code FROM items ORDER BY code LIMIT 1), (SELECT code FROM items ORDER BY code DESC LIMIT 1),
                              (SELECT ce FROM eitems ORDER BY ce LIMIT 1), (SELECT ce FROM eitems ORDER BY ce DESC LIMIT 1),
@@ -200,8 +202,10 @@ sub run_batch
 # untyped values never compare (42804, "without a charset"), so min/max of lexid over a
 # whole distributed table is that error -- never a wrong answer (1.1 read them as base36:
 # wrong order for custom charsets). 'first last' above checks the documented workaround,
-# ORDER BY ... LIMIT 1, on the same columns.
-my %never_wrong = map { $_ => 1 } ('min max base62', 'min max base36', 'min max early', 'min max greek');
+# ORDER BY ... LIMIT 1, on the same columns. min/max of values without a charset run as
+# lexid_min_as_written/lexid_max_as_written, whose state Citus does not combine: it brings the
+# rows to the coordinator, where their keys arrive untyped and are the same 42804 error.
+my %never_wrong = map { $_ => 1 } ('min max base62', 'min max base36', 'min max early', 'min max greek', 'min max untyped');
 
 # Every query through every node on the distributed tables == on the local tables.
 sub compare_all

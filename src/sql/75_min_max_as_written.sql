@@ -1,0 +1,29 @@
+-- ===== min() and max() of lexid values without a charset, as written (issue 18) =====
+-- The planner hook calls these in place of min(value) and max(value) when the value has no
+-- charset at plan time, as lexid_min_as_written(lexical_add(value, 0), value): the first
+-- argument orders (base36 unless typed), the second is returned as it came, so an untyped
+-- value prints as written. The state is internal (see lexid_type.cpp): parallel workers
+-- combine it exactly, and Citus never ships it through a text form that drops the charset.
+CREATE FUNCTION @extschema@.lexid_smaller_as_written(internal, @extschema@.lexid, @extschema@.lexid) RETURNS internal
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_larger_as_written(internal, @extschema@.lexid, @extschema@.lexid) RETURNS internal
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_as_written_combine(internal, internal) RETURNS internal
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_as_written_serialize(internal) RETURNS bytea
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_as_written_deserialize(bytea, internal) RETURNS internal
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.lexid_as_written_final(internal) RETURNS @extschema@.lexid
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.lexid_min_as_written(key @extschema@.lexid, value @extschema@.lexid) (
+    SFUNC = @extschema@.lexid_smaller_as_written, STYPE = internal,
+    FINALFUNC = @extschema@.lexid_as_written_final, COMBINEFUNC = @extschema@.lexid_as_written_combine,
+    SERIALFUNC = @extschema@.lexid_as_written_serialize, DESERIALFUNC = @extschema@.lexid_as_written_deserialize,
+    PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.lexid_max_as_written(key @extschema@.lexid, value @extschema@.lexid) (
+    SFUNC = @extschema@.lexid_larger_as_written, STYPE = internal,
+    FINALFUNC = @extschema@.lexid_as_written_final, COMBINEFUNC = @extschema@.lexid_as_written_combine,
+    SERIALFUNC = @extschema@.lexid_as_written_serialize, DESERIALFUNC = @extschema@.lexid_as_written_deserialize,
+    PARALLEL = SAFE);

@@ -1,0 +1,1 @@
+../../75_min_max_as_written.sql
