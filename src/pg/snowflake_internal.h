@@ -162,6 +162,7 @@ int64 unit_us_of(const Interval* unit);
 Interval* interval_from_us(int64 us);
 FnCache* fn_cache(FunctionCallInfo fcinfo);
 Entry* entry_for(FunctionCallInfo fcinfo, int argno);
+const Layout* layout_if_known(const char* name, size_t len, Oid nsp); // nullptr: no such layout
 std::string& scratch_text();
 text* canonical_fields(text* name_text, TimestampTz epoch_ts, text* fields_text, Interval* unit_iv, bool generator);
 void create_layout(const char* name, TimestampTz epoch, text* canonical, Interval* unit, Oid nsp);
