@@ -243,6 +243,6 @@ ROLLBACK;
 SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args, p.provolatile, p.proparallel, p.proisstrict
   FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq'
- WHERE p.proname LIKE '%snowflake%' ORDER BY p.proname;
+ WHERE p.proname LIKE '%snowflake%' ORDER BY p.proname, args;
 
 \x auto

@@ -26,7 +26,7 @@
 // them: an index on id serves them, partition pruning reads them (at plan time for
 // constants, at run time for parameters and stable expressions such as now() - interval
 // '1 hour'), and every query level is reached in turn (subqueries, CTEs, sublinks, views,
-// set operations). A query that does not compare snowflake_timestamp's result is left alone.
+// set operations; UNION ALL members below). A query that does not compare snowflake_timestamp's result is left alone.
 //
 // The hook being consulted at that point solves the first query of a fresh session too:
 // without shared_preload_libraries the library is loaded by the first call of one of its
@@ -52,6 +52,7 @@ extern "C" {
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/plancat.h"
+#include "optimizer/restrictinfo.h"
 #include "parser/parse_func.h"
 #include "utils/fmgroids.h"
 #include "utils/inval.h"
@@ -261,6 +262,33 @@ void derive_in(PlannerInfo* root, Node* jt)
     }
 }
 
+// A UNION ALL flattened into an append relation (a view or subquery of UNION ALL with the
+// predicate outside) has a subquery, not a table, as its parent: the planner reads its
+// member tables only after it has distributed the conditions, and copies the parent's to
+// each member later. The derived conditions go to the parent's list then.
+void derive_for_union_member(PlannerInfo* root, RelOptInfo* rel)
+{
+    if (root->append_rel_array == nullptr || root->append_rel_array[rel->relid] == nullptr)
+        return;
+    Index parent_relid = root->append_rel_array[rel->relid]->parent_relid;
+    RelOptInfo* parent = root->simple_rel_array[parent_relid];
+    if (parent == nullptr || root->simple_rte_array[parent_relid]->rtekind != RTE_SUBQUERY)
+        return;
+    List* extra = NIL;
+    ListCell* lc;
+    foreach (lc, parent->baserestrictinfo)
+        derive(root, (Node*) ((RestrictInfo*) lfirst(lc))->clause, &extra);
+    foreach (lc, extra) {
+        bool known = false;
+        ListCell* rc;
+        foreach (rc, parent->baserestrictinfo)
+            known = known || equal(((RestrictInfo*) lfirst(rc))->clause, lfirst(lc));
+        if (!known)
+            parent->baserestrictinfo =
+                lappend(parent->baserestrictinfo, make_simple_restrictinfo(root, (Expr*) lfirst(lc)));
+    }
+}
+
 void time_quals_relation_info(PlannerInfo* root, Oid relid, bool inhparent, RelOptInfo* rel)
 {
     if (prev_relation_info)
@@ -269,6 +297,8 @@ void time_quals_relation_info(PlannerInfo* root, Oid relid, bool inhparent, RelO
     // and other members of an inheritance tree after.
     if (rel->reloptkind == RELOPT_BASEREL && root->parse && root->parse->jointree)
         derive_in(root, (Node*) root->parse->jointree);
+    else if (rel->reloptkind == RELOPT_OTHER_MEMBER_REL)
+        derive_for_union_member(root, rel);
 }
 
 } // namespace
