@@ -219,7 +219,12 @@ bool load_entry(Entry* e, const char* name, Oid nsp)
     e->has_node = e->layout.has(Field::Node);
     e->has_rand = e->layout.has(Field::Rand);
     e->max_node = e->layout.max_value(Field::Node);
-    run([&] { e->word_step = idseq::word_step(e->layout); });
+    run([&] {
+        e->word_step = idseq::word_step(e->layout);
+        e->max_id = e->layout.max_id();
+    });
+    e->time_mask = e->layout.max_value(Field::Time);
+    e->time_shift = e->layout[Field::Time].shift;
     e->mark_read = false;
     e->last_locked_lxid = InvalidLocalTransactionId;
     e->relations_checked = false;
