@@ -535,7 +535,9 @@ SELECT * FROM pg_temp.hostile('snowflake_unpack',
     $$SELECT snowflake_min_id('-infinity')$$,
     $$SELECT snowflake_min_id('1900-01-01 00:00:00+00')$$,
     $$SELECT snowflake_min_id('2300-01-01 00:00:00+00')$$,
-    $$SELECT snowflake_min_id(now(), 'nosuch')$$);
+    $$SELECT snowflake_min_id(now(), 'nosuch')$$,
+    $$SELECT idseq_snowflake_lower_id(now(), 'nosuch', false)$$,
+    $$SELECT idseq_snowflake_upper_id('infinity', repeat('x', 1000000), true)$$);
 -- every bigint from 0 up unpacks (the sign bit is the only invalid one); the extremes:
 SELECT (snowflake_unpack(9223372036854775807)).*, (snowflake_unpack(0)).*;
 SELECT * FROM pg_temp.hostile('snowflake_nextval',

@@ -383,6 +383,45 @@ Unpacked unpack(const Layout& layout, int64_t id)
 
 int64_t min_id(const Layout& layout, int64_t ts_us) { return pack(layout, ts_us, 0, 0, 0); }
 
+bool time_first(const Layout& layout)
+{
+    return layout[Field::Time].shift + layout[Field::Time].width == layout.total_bits();
+}
+
+namespace {
+
+// ceil(a / b) for b > 0
+i128 ceil_div(i128 a, i128 b) { return -floor_div(-a, b); }
+
+} // namespace
+
+// An id's time is epoch + unit * unit_us, and on a time-first layout its unit is id >> shift.
+Bound first_id_from(const Layout& layout, int64_t ts_us, bool exclusive, int64_t& id)
+{
+    const i128 d = i128{ts_us} - layout.epoch_us;
+    // the first unit whose start is >= ts (exclusive: > ts)
+    const i128 unit = exclusive ? floor_div(d, layout.unit_us) + 1 : ceil_div(d, layout.unit_us);
+    if (unit <= 0)
+        return Bound::All;
+    if (unit > layout.max_value(Field::Time))
+        return Bound::None;
+    id = static_cast<int64_t>(unit) << layout[Field::Time].shift;
+    return Bound::At;
+}
+
+Bound last_id_to(const Layout& layout, int64_t ts_us, bool exclusive, int64_t& id)
+{
+    const i128 d = i128{ts_us} - layout.epoch_us;
+    // the last unit whose start is <= ts (exclusive: < ts)
+    const i128 unit = exclusive ? ceil_div(d, layout.unit_us) - 1 : floor_div(d, layout.unit_us);
+    if (unit < 0)
+        return Bound::None;
+    if (unit >= layout.max_value(Field::Time))
+        return Bound::All;
+    id = (static_cast<int64_t>(unit + 1) << layout[Field::Time].shift) - 1;
+    return Bound::At;
+}
+
 int64_t counter_space(const Layout& layout)
 {
     Field f = layout.has(Field::Seq) ? Field::Seq : Field::Rand; // Rand absent: width 0, space 1

@@ -127,6 +127,24 @@ Unpacked unpack(const Layout& layout, int64_t id);
 // errors as pack.
 int64_t min_id(const Layout& layout, int64_t ts_us);
 
+// ---- Time predicates --------------------------------------------------------------------
+//
+// On a time-first layout (time is the most significant field) the time of an id, unpack's
+// ts_us, never decreases as the id grows: the ids whose time compares with a timestamp in a
+// given way form one range of ids. These give that range's ends, exactly, for the planner's
+// derived conditions (src/pg/snowflake_time_quals.cpp); they never throw.
+
+// Whether the time field is the most significant field of the layout.
+bool time_first(const Layout& layout);
+
+// Where the ids whose time is >= ts_us (exclusive: > ts_us) begin: Bound::All when every
+// id of the layout qualifies, Bound::None when none does, else Bound::At with the smallest
+// such id in id.
+enum class Bound { All, None, At };
+Bound first_id_from(const Layout& layout, int64_t ts_us, bool exclusive, int64_t& id);
+// Where the ids whose time is <= ts_us (exclusive: < ts_us) end: the largest such id.
+Bound last_id_to(const Layout& layout, int64_t ts_us, bool exclusive, int64_t& id);
+
 // ---- Generator --------------------------------------------------------------------------
 //
 // One GenState per layout per server (in shared memory, or per backend behind a lock on the

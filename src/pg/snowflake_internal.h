@@ -123,6 +123,10 @@ struct Entry {
     Oid guard_relid = InvalidOid; // the mark only the extension writes (src/sql/42_snowflake_guard.sql)
     Oid state_owner = InvalidOid;
     idseq::WordStep word_step; // the lock-free step's masks (idseq::fast_successor)
+    // snowflake_timestamp's arithmetic, read once: ids 0..max_id, time = (id >> time_shift) &
+    // time_mask units after epoch_us
+    int64 max_id = 0, time_mask = 0;
+    int time_shift = 0;
     Slot* slot = nullptr; // nullptr: the slow path
     uint32 slot_epoch = 0; // the slot's epoch when this entry last found it set up for its relations
     uint64 slot_word = 0; // the slot's word as this backend last left it (a guess: see try_lock_free)
@@ -163,6 +167,7 @@ int64 unit_us_of(const Interval* unit);
 Interval* interval_from_us(int64 us);
 FnCache* fn_cache(FunctionCallInfo fcinfo);
 Entry* entry_for(FunctionCallInfo fcinfo, int argno);
+const Layout* layout_if_known(const char* name, size_t len, Oid nsp); // nullptr: no such layout
 std::string& scratch_text();
 text* canonical_fields(text* name_text, TimestampTz epoch_ts, text* fields_text, Interval* unit_iv, bool generator);
 void create_layout(const char* name, TimestampTz epoch, text* canonical, Interval* unit, Oid nsp);

@@ -219,7 +219,12 @@ bool load_entry(Entry* e, const char* name, Oid nsp)
     e->has_node = e->layout.has(Field::Node);
     e->has_rand = e->layout.has(Field::Rand);
     e->max_node = e->layout.max_value(Field::Node);
-    run([&] { e->word_step = idseq::word_step(e->layout); });
+    run([&] {
+        e->word_step = idseq::word_step(e->layout);
+        e->max_id = e->layout.max_id();
+    });
+    e->time_mask = e->layout.max_value(Field::Time);
+    e->time_shift = e->layout[Field::Time].shift;
     e->mark_read = false;
     e->last_locked_lxid = InvalidLocalTransactionId;
     e->relations_checked = false;
@@ -250,10 +255,11 @@ bool possible_layout_name(const char* name, size_t len)
 // this spare, kept for the next miss, so a stream of unknown names allocates nothing.
 Entry* spare;
 
-Entry* entry_by_name(const char* name, size_t len, Oid nsp)
+// The entry of that name, or nullptr when there is no such layout.
+Entry* find_entry(const char* name, size_t len, Oid nsp)
 {
     if (!possible_layout_name(name, len)) // cheap: no lookup, no copy of a huge name
-        unknown_layout(name, len, nsp);
+        return nullptr;
     ensure_cache();
     char key[NAMEDATALEN];
     memcpy(key, name, len);
@@ -265,22 +271,33 @@ Entry* entry_by_name(const char* name, size_t len, Oid nsp)
     });
     if (e && e->valid)
         return e;
-    if (e) { // known before: reload in place, so the pointers to it stay good
-        if (!load_entry(e, key, nsp))
-            unknown_layout(key, len, nsp);
-        return e;
-    }
+    if (e) // known before: reload in place, so the pointers to it stay good
+        return load_entry(e, key, nsp) ? e : nullptr;
     if (!spare)
         run([&] { spare = new Entry(); });
     if (!load_entry(spare, key, nsp))
-        unknown_layout(key, len, nsp);
+        return nullptr;
     Entry* fresh = spare;
     run([&] { cache->emplace(std::string(key, len), fresh); });
     spare = nullptr;
     return fresh;
 }
 
+Entry* entry_by_name(const char* name, size_t len, Oid nsp)
+{
+    Entry* e = find_entry(name, len, nsp);
+    if (!e)
+        unknown_layout(name, len, nsp);
+    return e;
+}
+
 } // namespace
+
+const Layout* layout_if_known(const char* name, size_t len, Oid nsp)
+{
+    Entry* e = find_entry(name, len, nsp);
+    return e ? &e->layout : nullptr;
+}
 
 FnCache* fn_cache(FunctionCallInfo fcinfo)
 {

@@ -121,10 +121,18 @@ Datum snowflake_unpack(PG_FUNCTION_ARGS)
     PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(call->desc, values, nulls)));
 }
 
+// A time predicate evaluates this on every row its index range holds: the common case is
+// unpack's arithmetic inline; anything unpack would refuse takes unpack's path, for its error.
 Datum snowflake_timestamp(PG_FUNCTION_ARGS)
 {
     int64 id = PG_GETARG_INT64(0);
     Entry* e = entry_for(fcinfo, 1);
+    int64 offset, us, ts;
+    if (id >= 0 && id <= e->max_id &&
+        !pg_mul_s64_overflow((id >> e->time_shift) & e->time_mask, e->layout.unit_us, &offset) &&
+        !pg_add_s64_overflow(e->layout.epoch_us, offset, &us) && !pg_sub_s64_overflow(us, kUnixToPgEpochUs, &ts) &&
+        IS_VALID_TIMESTAMP(ts))
+        PG_RETURN_TIMESTAMPTZ(ts);
     idseq::Unpacked u{};
     run([&] { u = idseq::unpack(e->layout, id); });
     PG_RETURN_TIMESTAMPTZ(pg_from_unix_us(u.ts_us));

@@ -1941,3 +1941,56 @@ TEST(SnowflakeSyncStandbys, MeaningFollowsTheRunningServersVersion)
         }
     }
 }
+
+// The bounds of the planner's derived id conditions, against every id of small layouts and
+// timestamps around each unit's edges: an id is inside the range exactly when its time
+// compares as asked.
+TEST(SnowflakeTimeBounds, MatchUnpackOnSmallLayouts)
+{
+    const char* specs[] = {"time:4,seq:3", "time:3,node:2,rand:1", "time:5"};
+    const int64_t units[] = {1, 7, 1000};
+    const int64_t epochs[] = {0, -5, 1000003};
+    for (const char* spec : specs)
+        for (int64_t unit_us : units)
+            for (int64_t epoch : epochs) {
+                Layout l = parse_layout("t", epoch, spec, unit_us);
+                ASSERT_TRUE(time_first(l));
+                const int64_t last = last_ts_us(l);
+                for (int64_t ts = epoch - 2 * unit_us - 1; ts <= last + 2 * unit_us + 1; ts++) {
+                    for (int excl = 0; excl < 2; excl++) {
+                        int64_t lo = 0, hi = 0;
+                        Bound bl = first_id_from(l, ts, excl, lo);
+                        Bound bh = last_id_to(l, ts, excl, hi);
+                        for (int64_t id = 0; id <= l.max_id(); id++) {
+                            int64_t t = unpack(l, id).ts_us;
+                            bool ge = excl ? t > ts : t >= ts, le = excl ? t < ts : t <= ts;
+                            bool in_lo = bl == Bound::All || (bl == Bound::At && id >= lo);
+                            bool in_hi = bh == Bound::All || (bh == Bound::At && id <= hi);
+                            ASSERT_EQ(ge, in_lo) << spec << " unit " << unit_us << " ts " << ts << " id " << id;
+                            ASSERT_EQ(le, in_hi) << spec << " unit " << unit_us << " ts " << ts << " id " << id;
+                        }
+                    }
+                    if (unit_us == 1000 && ts > epoch + 2 * unit_us && ts < last - 2 * unit_us)
+                        ts += unit_us - 5; // the inside of long units holds nothing new
+                }
+            }
+    EXPECT_FALSE(time_first(parse_layout("t", 0, "node:2,time:4", 1)));
+    EXPECT_TRUE(time_first(*builtin_layout("display60")));
+}
+
+// Timestamps at the int64 limits and layouts whose time field outlasts them saturate to
+// All / None rather than overflow.
+TEST(SnowflakeTimeBounds, ExtremesDoNotOverflow)
+{
+    Layout l = parse_layout("t", 0, "time:62,seq:1", 1);
+    int64_t id = 0;
+    EXPECT_EQ(first_id_from(l, std::numeric_limits<int64_t>::min(), false, id), Bound::All);
+    EXPECT_EQ(last_id_to(l, std::numeric_limits<int64_t>::min(), true, id), Bound::None);
+    EXPECT_EQ(first_id_from(l, std::numeric_limits<int64_t>::max(), true, id), Bound::None);
+    EXPECT_EQ(last_id_to(l, std::numeric_limits<int64_t>::max(), false, id), Bound::All);
+    const Layout& sf = *builtin_layout("snowflake");
+    ASSERT_EQ(first_id_from(sf, sf.epoch_us + 1, false, id), Bound::At);
+    EXPECT_EQ(id, int64_t{1} << 22);
+    ASSERT_EQ(last_id_to(sf, sf.epoch_us + 1000, true, id), Bound::At);
+    EXPECT_EQ(id, (int64_t{1} << 22) - 1);
+}

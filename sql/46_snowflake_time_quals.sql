@@ -1,0 +1,187 @@
+-- Time predicates on snowflake ids (issue 19, section 1; src/pg/snowflake_time_quals.cpp).
+-- snowflake_timestamp(id, layout) compared with a timestamp, on a time-first layout, gets
+-- the implied condition on id: an index on id serves it and partitions BY RANGE (id) are
+-- pruned. The user's predicate stays and keeps filtering; the rows are a sequential scan's.
+
+-- The first statements of this session run no function of idseq before the first EXPLAIN:
+-- the library is not loaded yet when the planner starts on that query (no
+-- shared_preload_libraries), and the derived condition is there all the same (the planner
+-- support of snowflake_timestamp loads it before the planner reads the relations).
+SET timezone = 'UTC';
+-- ids of the built-in layout 'snowflake' by hand: milliseconds since its epoch, << 22
+CREATE TABLE ev (id bigint PRIMARY KEY, n int);
+INSERT INTO ev
+SELECT ((extract(epoch FROM '2024-01-01 00:00:00+00'::timestamptz + g * interval '1 minute') * 1000)::bigint
+        - 1288834974657) << 22 | (g % 4096), g
+  FROM generate_series(0, 2879) g; -- two days, one id a minute
+VACUUM ANALYZE ev;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ev WHERE snowflake_timestamp(id) >= '2024-01-02 00:00:00+00';
+
+\pset null '(null)'
+-- Every operator, both argument orders, BETWEEN: the derived bounds, and the same count as a
+-- scan that cannot use them.
+CREATE FUNCTION plans(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE l text;
+BEGIN
+    FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        IF l ~ 'Cond|Filter|Scan|Subplans|Append' THEN RETURN NEXT l; END IF;
+    END LOOP;
+END $$;
+SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) > '2024-01-02 00:00:00+00'$$);
+SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) <= '2024-01-01 00:10:00+00'$$);
+SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) < '2024-01-01 00:10:00+00'$$);
+SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) = '2024-01-01 00:10:00+00'$$);
+SELECT plans($$SELECT * FROM ev WHERE '2024-01-01 00:10:00+00' >= snowflake_timestamp(id)$$);
+SELECT plans($$SELECT * FROM ev WHERE '2024-01-01 23:00:00+00' < snowflake_timestamp(id, 'snowflake')$$);
+SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(layout => 'snowflake', id => id)
+                                      BETWEEN '2024-01-01 10:00:00+00' AND '2024-01-01 11:00:00+00'$$);
+
+CREATE TEMP TABLE probes AS
+SELECT '2024-01-01 00:00:00+00'::timestamptz + k * interval '4 minutes 47.003 seconds' AS ts
+  FROM generate_series(-3, 610) k
+UNION ALL VALUES ('-infinity'::timestamptz), ('infinity'), ('1970-01-01 00:00:00+00'), ('2010-11-04 01:42:54.657+00'),
+                 ('2010-11-04 01:42:54.6569+00'), ('2080-01-01 00:00:00+00'), ('2024-01-01 00:10:00+00'),
+                 ('2024-01-01 00:10:00.001+00'), ('2024-01-01 00:09:59.999999+00');
+CREATE TEMP TABLE probe_ids (id bigint PRIMARY KEY);
+CREATE TEMP TABLE counted AS
+SELECT ts,
+       (SELECT count(*) FROM ev WHERE snowflake_timestamp(id) >= p.ts) AS ge,
+       (SELECT count(*) FROM ev WHERE snowflake_timestamp(id) > p.ts) AS gt,
+       (SELECT count(*) FROM ev WHERE snowflake_timestamp(id) <= p.ts) AS le,
+       (SELECT count(*) FROM ev WHERE p.ts > snowflake_timestamp(id)) AS lt,
+       (SELECT count(*) FROM ev WHERE snowflake_timestamp(id) = p.ts) AS eq
+  FROM probes p;
+RESET enable_seqscan;
+SET enable_indexscan = off;
+SET enable_indexonlyscan = off;
+SET enable_bitmapscan = off;
+-- the same counts from sequential scans (the derived conditions are filters there)
+SELECT count(*) AS probes,
+       count(*) FILTER (WHERE ge <> (SELECT count(*) FROM ev WHERE snowflake_timestamp(id) >= c.ts)
+                           OR gt <> (SELECT count(*) FROM ev WHERE snowflake_timestamp(id) > c.ts)
+                           OR le <> (SELECT count(*) FROM ev WHERE snowflake_timestamp(id) <= c.ts)
+                           OR lt <> (SELECT count(*) FROM ev WHERE snowflake_timestamp(id) < c.ts)
+                           OR eq <> (SELECT count(*) FROM ev WHERE snowflake_timestamp(id) = c.ts)) AS differing,
+       count(*) FILTER (WHERE eq > 0) AS equal_hits
+  FROM counted c;
+-- and from the times themselves, computed without idseq
+SELECT count(*) FILTER (WHERE ge <> (SELECT count(*) FROM ev
+                                      WHERE timestamptz 'epoch' + ((id >> 22) + 1288834974657) * interval '1 millisecond' >= c.ts)) AS differing
+  FROM counted c;
+RESET enable_indexscan;
+RESET enable_indexonlyscan;
+RESET enable_bitmapscan;
+
+-- Timestamps outside the layout's range raise no error: before the epoch every id
+-- qualifies (no limit), after the end none (NULL).
+SELECT idseq_snowflake_lower_id('-infinity', 'snowflake', false) AS lower_minus_inf,
+       idseq_snowflake_lower_id('infinity', 'snowflake', false) AS lower_inf,
+       idseq_snowflake_upper_id('1900-01-01', 'snowflake', false) AS upper_before,
+       idseq_snowflake_upper_id('3000-01-01', 'snowflake', true) AS upper_after,
+       idseq_snowflake_lower_id('2010-11-04 01:42:54.657+00', 'snowflake', true) AS lower_first_unit,
+       idseq_snowflake_upper_id('294276-12-31 23:59:59.999999+00', 'display60', false) AS upper_far;
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id) < '1900-01-01';
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id) >= '3000-01-01';
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id) BETWEEN '-infinity' AND 'infinity';
+SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) >= '3000-01-01'$$);
+SELECT state, message FROM expect_error($$SELECT idseq_snowflake_lower_id(now(), 'nope', false)$$);
+
+-- Stable expressions: the bound is computed at run time (index condition).
+SET enable_seqscan = off;
+SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) >= now() - interval '1 hour'$$);
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id) >= now() - interval '1 hour';
+
+-- Prepared statements: custom plans fold the parameter, generic plans compute the bound at
+-- run time.
+PREPARE q(timestamptz, timestamptz) AS
+    SELECT count(*) FROM ev WHERE snowflake_timestamp(id) >= $1 AND snowflake_timestamp(id) < $2;
+SET plan_cache_mode = force_custom_plan;
+SELECT plans('EXECUTE q(''2024-01-01 12:00:00+00'', ''2024-01-01 13:00:00+00'')');
+EXECUTE q('2024-01-01 12:00:00+00', '2024-01-01 13:00:00+00');
+SET plan_cache_mode = force_generic_plan;
+SELECT plans('EXECUTE q(''2024-01-01 12:00:00+00'', ''2024-01-01 13:00:00+00'')');
+EXECUTE q('2024-01-01 12:00:00+00', '2024-01-01 13:00:00+00');
+EXECUTE q('2024-01-01 12:00:00.001+00', '2024-01-01 12:59:59.999+00');
+RESET plan_cache_mode;
+
+-- Subqueries, CTEs, sublinks, views, joins.
+CREATE VIEW recent AS SELECT * FROM ev WHERE snowflake_timestamp(id) >= '2024-01-02 23:00:00+00';
+SELECT plans('SELECT count(*) FROM recent');
+SELECT count(*) FROM recent;
+SELECT plans($$WITH c AS MATERIALIZED (SELECT id FROM ev WHERE snowflake_timestamp(id) < '2024-01-01 01:00:00+00')
+               SELECT count(*) FROM c$$);
+SELECT plans($$SELECT count(*) FROM (SELECT id FROM ev UNION ALL SELECT id FROM pg_temp.probe_ids) s
+               WHERE snowflake_timestamp(s.id) < '2024-01-01 01:00:00+00'$$);
+SELECT plans($$SELECT 1 WHERE EXISTS (SELECT FROM ev WHERE snowflake_timestamp(id) = '2024-01-01 05:00:00+00')$$);
+CREATE TABLE marks (ts timestamptz);
+INSERT INTO marks VALUES ('2024-01-01 05:00:00+00'), ('2024-01-02 05:00:00+00');
+ANALYZE marks;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SELECT plans($$SELECT m.ts, ev.n FROM marks m JOIN ev ON snowflake_timestamp(ev.id) = m.ts$$);
+SELECT m.ts, ev.n FROM marks m JOIN ev ON snowflake_timestamp(ev.id) = m.ts ORDER BY 1;
+SELECT plans($$SELECT m.ts, ev.n FROM marks m LEFT JOIN ev
+                  ON snowflake_timestamp(ev.id) BETWEEN m.ts AND m.ts + interval '2 minutes'$$);
+SELECT m.ts, ev.n FROM marks m LEFT JOIN ev
+    ON snowflake_timestamp(ev.id) BETWEEN m.ts AND m.ts + interval '2 minutes' ORDER BY 1, 2;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+
+-- Partitions BY RANGE (id): pruned at plan time for constants, at run time for stable
+-- expressions and generic plans' parameters.
+CREATE TABLE pev (id bigint, n int) PARTITION BY RANGE (id);
+CREATE TABLE pev_old PARTITION OF pev FOR VALUES FROM (MINVALUE) TO (snowflake_min_id('2024-01-01'));
+CREATE TABLE pev_d1 PARTITION OF pev
+    FOR VALUES FROM (snowflake_min_id('2024-01-01')) TO (snowflake_min_id('2024-01-02'));
+CREATE TABLE pev_d2 PARTITION OF pev
+    FOR VALUES FROM (snowflake_min_id('2024-01-02')) TO (snowflake_min_id('2024-01-03'));
+CREATE TABLE pev_new PARTITION OF pev FOR VALUES FROM (snowflake_min_id('2024-01-03')) TO (MAXVALUE);
+INSERT INTO pev SELECT * FROM ev;
+ANALYZE pev;
+RESET enable_seqscan;
+SELECT plans($$SELECT * FROM pev WHERE snowflake_timestamp(id) >= '2024-01-02 06:00:00+00'$$);
+SELECT plans($$SELECT * FROM pev WHERE snowflake_timestamp(id) BETWEEN '2024-01-01 06:00:00+00'
+                                                                  AND '2024-01-01 07:00:00+00'$$);
+SELECT plans($$SELECT * FROM pev WHERE snowflake_timestamp(id) >= now() - interval '1 hour'$$);
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+    SELECT count(*) FROM pev WHERE snowflake_timestamp(id) >= now() - interval '1 hour';
+PREPARE pq(timestamptz) AS SELECT count(*) FROM pev WHERE $1 > snowflake_timestamp(id);
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE pq('2024-01-01 12:00:00+00');
+EXECUTE pq('2024-01-01 12:00:00+00');
+SET plan_cache_mode = force_custom_plan;
+SELECT plans('EXECUTE pq(''2024-01-01 12:00:00+00'')');
+EXECUTE pq('2024-01-01 12:00:00+00');
+RESET plan_cache_mode;
+
+-- Custom layouts: time-first ones get the condition, a node-first one does not (the ids of
+-- one time are spread over the id range, one stretch per node) and still gives the right
+-- rows; neither does a layout that is not a constant.
+SELECT snowflake_create_layout('tq_seconds', '2023-06-01 00:00:00+00', 'time:34,seq:12', '1 second');
+SELECT snowflake_create_layout('tq_node_first', '2023-06-01 00:00:00+00', 'node:4,time:34,seq:8', '1 second');
+CREATE TABLE cev (id bigint PRIMARY KEY, lay text);
+INSERT INTO cev
+SELECT snowflake_pack('tq_seconds', '2024-01-01 00:00:00+00'::timestamptz + g * interval '0.7 seconds', 0, g % 4096),
+       'tq_seconds'
+  FROM generate_series(0, 999) g;
+CREATE TABLE nev (id bigint PRIMARY KEY);
+INSERT INTO nev
+SELECT snowflake_pack('tq_node_first', '2024-01-01 00:00:00+00'::timestamptz + g * interval '1 second', g % 16, 0)
+  FROM generate_series(0, 999) g;
+ANALYZE cev;
+ANALYZE nev;
+SET enable_seqscan = off;
+SELECT plans($$SELECT * FROM cev WHERE snowflake_timestamp(id, 'tq_seconds') > '2024-01-01 00:05:00.5+00'$$);
+SELECT count(*) FROM cev WHERE snowflake_timestamp(id, 'tq_seconds') > '2024-01-01 00:05:00.5+00';
+RESET enable_seqscan;
+SELECT plans($$SELECT * FROM nev WHERE snowflake_timestamp(id, 'tq_node_first') > '2024-01-01 00:05:00+00'$$);
+SELECT count(*) FROM nev WHERE snowflake_timestamp(id, 'tq_node_first') > '2024-01-01 00:05:00+00';
+SELECT plans($$SELECT * FROM cev WHERE snowflake_timestamp(id, lay) > '2024-01-01 00:05:00.5+00'$$);
+SELECT count(*) FROM cev WHERE snowflake_timestamp(id, lay) > '2024-01-01 00:05:00.5+00';
+SELECT state, message FROM expect_error($$SELECT idseq_snowflake_lower_id(now(), 'tq_node_first', false)$$);
+-- a volatile operand is not copied into a second evaluation
+SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) >= clock_timestamp() - interval '1 hour'$$);
+
+DROP TABLE ev, pev, cev, nev, marks CASCADE;
+DROP FUNCTION plans(text);

@@ -1,0 +1,1 @@
+../../72_snowflake_time_quals.sql
