@@ -2,7 +2,7 @@
 #include "charset.h"
 #include "display_codec.h"
 #include "snowflake.h"
-#include "uuid.h"
+#include "uuidv7.h"
 
 #include "test_util.h"
 

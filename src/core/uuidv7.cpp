@@ -1,4 +1,4 @@
-#include "uuid.h"
+#include "uuidv7.h"
 
 #include "shown.h"
 
