@@ -307,7 +307,10 @@ TEST(UuidText, RoundTripsInEveryCharset)
 
 // Vectors from github.com/f4b6a3/tsid-creator: src/test/java/com/github/f4b6a3/tsid/TsidTest.java
 // (10 is "000000000000A"; time 0 is 2020-01-01T00:00:00.000Z; "G000000000000" sets the bit past
-// 64 and is refused) and its README.md ("0123456789ABC" was created at 2020-04-15T22:31:02.458Z).
+// 64 and is refused; testIsValid: either case and the aliases i, l, o are valid, u is not, 12
+// or 14 symbols are not) and its README.md ("0123456789ABC" was created at
+// 2020-04-15T22:31:02.458Z); github.com/vladmihalcea/hypersistence-tsid's
+// src/test/java/io/hypersistence/tsid/TsidTest.java has the same vectors.
 TEST(Tsid, TsidCreatorVectors)
 {
     const Layout& l = *builtin_layout("tsid");
@@ -320,6 +323,14 @@ TEST(Tsid, TsidCreatorVectors)
     EXPECT_EQ(format_timestamp_us(unpack(l, decode(c, "0123456789ABC", 0, 13)).ts_us), "2020-04-15 22:31:02.458+00");
     EXPECT_EQ(decode(c, "0123456789abc", 0, 13), decode(c, "0123456789ABC", 0, 13));
     EXPECT_EQ(kind_of([&] { decode(c, "G000000000000", 0, 13); }), ErrorKind::OutOfRange);
+    EXPECT_EQ(decode(c, "0123456789AbC", 0, 13), decode(c, "0123456789ABC", 0, 13));
+    EXPECT_EQ(decode(c, "0123456789ABi", 0, 13), decode(c, "0123456789AB1", 0, 13));
+    EXPECT_EQ(decode(c, "0123456789ABl", 0, 13), decode(c, "0123456789AB1", 0, 13));
+    EXPECT_EQ(decode(c, "0123456789ABo", 0, 13), decode(c, "0123456789AB0", 0, 13));
+    EXPECT_EQ(kind_of([&] { decode(c, "0123456789ABu", 0, 13); }), ErrorKind::Syntax);
+    EXPECT_EQ(kind_of([&] { decode(c, "0123456789AB#", 0, 13); }), ErrorKind::Syntax);
+    EXPECT_EQ(kind_of([&] { decode(c, "0123456789AB", 0, 13); }), ErrorKind::Syntax);
+    EXPECT_EQ(kind_of([&] { decode(c, "0123456789ABCC", 0, 13); }), ErrorKind::Syntax);
     // TSID's own layout: 42-bit time, 10-bit node, 12-bit counter; ours is the same below the sign bit
     const int64_t id = pack(l, (1577836800000 + 123456789) * kMs, 1023, 4095, 0);
     EXPECT_EQ(id, (int64_t{123456789} << 22) | (1023 << 12) | 4095);
