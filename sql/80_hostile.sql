@@ -546,6 +546,27 @@ SELECT * FROM pg_temp.hostile('snowflake_nextval',
     $$SELECT snowflake_nextval(repeat('x', 1000000))$$,
     $$SELECT snowflake_nextval('hostile_ancient')$$,
     $$SELECT snowflake_nextval('hostile_future')$$);
+-- version 7 UUIDs and their 128-bit text (1.3)
+SELECT * FROM pg_temp.hostile('snowflake_uuid',
+    $$SELECT snowflake_uuid(-1)$$,
+    $$SELECT snowflake_uuid(9223372036854775807, 'display60')$$,
+    $$SELECT snowflake_uuid(1, repeat('x', 1000000))$$,
+    $$SELECT snowflake_uuid(0, 'hostile_ancient')$$,
+    $$SELECT snowflake_uuid(0, 'hostile_future')$$,
+    $$SELECT snowflake_from_uuid('00000000-0000-0000-0000-000000000000')$$,
+    $$SELECT snowflake_from_uuid('ffffffff-ffff-7fff-bfff-ffffffffffff')$$,
+    $$SELECT snowflake_from_uuid('ffffffff-ffff-7000-8000-000000000000', 'hostile_future')$$,
+    $$SELECT snowflake_from_uuid('00000000-0000-7000-8000-000000000000', '')$$,
+    $$SELECT idseq_uuidv7_bound('-infinity')$$,
+    $$SELECT idseq_uuidv7_bound('4713-01-01 00:00:00+00 BC')$$,
+    $$SELECT idseq_uuidv7_bound('294276-12-31 23:59:59.999999+00')$$,
+    $$SELECT idseq_decode_uuid(repeat('0', 1000000))$$,
+    $$SELECT idseq_decode_uuid(repeat('€', 26))$$,
+    $$SELECT idseq_decode_uuid(E'0000000000000000000000000\n')$$,
+    $$SELECT idseq_decode_uuid('zzzzzzzzzzzzzzzzzzzzzzzzzz')$$,
+    $$SELECT idseq_decode_uuid('1', 'nosuch')$$,
+    $$SELECT idseq_decode_uuid(repeat('1', 128), 'digits')$$,
+    $$SELECT idseq_encode('00000000-0000-0000-0000-000000000000'::uuid, '')$$);
 
 -- ===== invalid UTF-8 never reaches the extension =====
 -- The server checks every text value's encoding where it enters (literals, convert_from,

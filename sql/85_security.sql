@@ -439,7 +439,7 @@ SELECT c.relname, c.relkind,
   FROM pg_class c JOIN pg_depend d ON d.objid = c.oid AND d.classid = 'pg_class'::regclass AND d.deptype = 'e'
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq'
  WHERE c.relname NOT LIKE 'idseq\_sf\_guard\_%'
-    OR substr(c.relname, 16) IN (SELECT name FROM idseq_snowflake_builtin_layouts())
+    OR substr(c.relname, 16) IN (SELECT name FROM idseq_snowflake_builtin_layouts() UNION ALL SELECT 'uuidv7')
  ORDER BY c.relname;
 -- the guards of custom layouts (one per layout, made with it): nobody but their owner may use them
 SELECT count(*) = (SELECT count(*) FROM idseq_layout_registry) AS one_guard_per_custom_layout,
@@ -447,7 +447,7 @@ SELECT count(*) = (SELECT count(*) FROM idseq_layout_registry) AS one_guard_per_
   FROM pg_class c JOIN pg_depend d ON d.objid = c.oid AND d.classid = 'pg_class'::regclass AND d.deptype = 'e'
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq'
  WHERE c.relname LIKE 'idseq\_sf\_guard\_%'
-   AND substr(c.relname, 16) NOT IN (SELECT name FROM idseq_snowflake_builtin_layouts());
+   AND substr(c.relname, 16) NOT IN (SELECT name FROM idseq_snowflake_builtin_layouts() UNION ALL SELECT 'uuidv7');
 
 -- ===== part 3: operator capture through implicit casts =====
 -- PostgreSQL prefers an exact match in any schema of the search_path over a match through an

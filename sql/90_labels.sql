@@ -36,6 +36,8 @@ INSERT INTO label_exceptions VALUES
     ('idseq_create_charset', 'v', 'u', false, 'registers a charset; case_insensitive may be NULL (default)'),
     ('snowflake_create_layout', 'v', 'u', false, 'registers a layout and its state sequences; time_unit may be NULL'),
     ('snowflake_nextval', 'v', 'u', true, 'generator: raises the snowflake high-water mark'),
+    ('idseq_uuidv7', 'v', 'u', true,
+     'generator: raises the high-water mark of its own layout, which no parallel worker may write'),
     ('idseq_layout_guard', 'v', 'u', false,
      'creates or checks a layout''s guard sequence (install, upgrade and the adopting trigger)'),
     ('lexid_typmod_in', 'v', 'u', true,

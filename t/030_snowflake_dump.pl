@@ -59,7 +59,7 @@ is($dst->safe_psql('restored', "SELECT count(*) FROM events WHERE n > 5000 AND i
     'new ids of a built-in layout lie above every id of the source');
 is($dst->safe_psql('restored', q{SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                                   WHERE c.relkind = 'S' AND c.relname LIKE 'idseq_sf_%'}),
-    '24', 'the state sequences and guards of 5 built-in and 3 custom layouts, once each');
+    '30', 'the state sequences and guards of 6 built-in layouts, idseq_uuidv7()\'s and 3 custom layouts, once each');
 my ($ret, $out, $err) = $dst->psql('restored',
     q{SELECT snowflake_create_layout('orders', '2024-01-01', 'time:40,node:6,seq:17')});
 like($err, qr/snowflake layout "orders" already exists/, 'a restored layout cannot be created again');

@@ -87,7 +87,7 @@ for my $preload (1, 0)
                                                                         WHEN 'per_second' THEN 3000 ELSE 20000 END) g) s) t,
                  LATERAL snowflake_unpack(t.id, l.name) u
            GROUP BY l.name) l}),
-        'display60:true,instagram:true,nonsequential:true,orders:true,per_second:true,snowflake:true,sonyflake:true',
+        'display60:true,instagram:true,nonsequential:true,orders:true,per_second:true,snowflake:true,sonyflake:true,tsid:true',
         "$what: every layout unique, increasing, node 1 inside, clock time");
     is($node->safe_psql('postgres', q{
         SELECT max(u.seq) <= 4095 AND count(DISTINCT u.ts) >= 3

@@ -59,7 +59,7 @@ as_ok('alice', 'app', q{
     CREATE TABLE events (id bigint PRIMARY KEY DEFAULT snowflake_nextval(), at_display bigint DEFAULT snowflake_nextval('display60'));
     INSERT INTO events SELECT FROM generate_series(1, 500);
 }, 'the database owner uses charsets and layouts and creates a charset');
-is((as('alice', 'app', 'SELECT count(*) FROM snowflake_layouts'))[1], '6', 'the database owner reads snowflake_layouts');
+is((as('alice', 'app', 'SELECT count(*) FROM snowflake_layouts'))[1], '7', 'the database owner reads snowflake_layouts');
 
 my $marks = q{SELECT string_agg(format('%s=%s', c.relname, coalesce(pg_sequence_last_value(c.oid)::text, 'unset')),
                                 ' ' ORDER BY c.relname)

@@ -293,6 +293,9 @@ const std::vector<Layout>& builtin_layouts()
             parse_layout("sonyflake", 1409529600000 * ms, "time:39,seq:8,node:16", 10 * ms, true),
             parse_layout("display60", 1519862400000 * ms, "time:42,seq:9,rand:9", ms, true),
             parse_layout("nonsequential", 1346472000000 * ms, "time:40,node:10,rand:13", ms, true),
+            // TSID (f4b6a3/tsid-creator, vladmihalcea/hypersistence-tsid): 2020-01-01 UTC. Its
+            // 42nd time bit is the sign bit, so ids are TSID's own until it goes negative in 2089.
+            parse_layout("tsid", 1577836800000 * ms, "time:41,node:10,seq:12", ms, true),
         };
     }();
     return layouts;
@@ -385,7 +388,8 @@ int64_t min_id(const Layout& layout, int64_t ts_us) { return pack(layout, ts_us,
 
 bool time_first(const Layout& layout)
 {
-    return layout[Field::Time].shift + layout[Field::Time].width == layout.total_bits();
+    const FieldBits& t = layout[Field::Time];
+    return t.width > 0 && t.shift + t.width == layout.total_bits();
 }
 
 namespace {

@@ -81,7 +81,7 @@ void validate_sql_field_widths(const Layout& layout);
 void validate_generator_order(const Layout& layout, ErrorKind kind);
 bool generator_order_ok(const Layout& layout);
 
-// The five built-in layouts, in the order the snowflake_layouts view lists them.
+// The built-in layouts, in the order the snowflake_layouts view lists them.
 const std::vector<Layout>& builtin_layouts();
 const Layout* builtin_layout(std::string_view name); // nullptr when there is none
 

@@ -13,7 +13,9 @@
 // fn_extra memory is palloc'd in fn_mcxt and holds plain data only.
 #include "charset.h"
 #include "display_codec.h"
+#include "uuidv7.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 
@@ -21,10 +23,16 @@
 #include "registry.h"
 
 extern "C" {
+#include "utils/uuid.h"
+}
+
+extern "C" {
 PG_FUNCTION_INFO_V1(idseq_encode);
 PG_FUNCTION_INFO_V1(idseq_decode);
 PG_FUNCTION_INFO_V1(idseq_scramble);
 PG_FUNCTION_INFO_V1(idseq_unscramble);
+PG_FUNCTION_INFO_V1(idseq_encode_uuid);
+PG_FUNCTION_INFO_V1(idseq_decode_uuid);
 }
 
 using idseq::CodecTable;
@@ -183,6 +191,38 @@ Datum idseq_scramble(PG_FUNCTION_ARGS)
 Datum idseq_unscramble(PG_FUNCTION_ARGS)
 {
     return permute(fcinfo, idseq::unscramble);
+}
+
+// idseq_encode(id uuid, charset text DEFAULT 'crockford32') RETURNS text: the 128-bit value
+// left-padded to the width that holds every one (26 symbols in crockford32: ULID's text).
+Datum idseq_encode_uuid(PG_FUNCTION_ARGS)
+{
+    const pg_uuid_t* in = PG_GETARG_UUID_P(0);
+    const CodecTable& cs = codec_table(fcinfo, 1);
+    idseq::Uuid u;
+    memcpy(u.data(), in->data, sizeof in->data);
+    char buf[128 * 4]; // 128 symbols (base 2) of at most 4 bytes
+    size_t len = 0;
+    run([&] {
+        const std::string code = idseq::encode_uuid(cs, u);
+        len = std::min(code.size(), sizeof buf);
+        memcpy(buf, code.data(), len);
+    });
+    PG_RETURN_TEXT_P(cstring_to_text_with_len(buf, (int) len));
+}
+
+// idseq_decode_uuid(code text, charset text DEFAULT 'crockford32') RETURNS uuid
+Datum idseq_decode_uuid(PG_FUNCTION_ARGS)
+{
+    text* code = arg_text(fcinfo, 0);
+    const CodecTable& cs = codec_table(fcinfo, 1);
+    const std::string_view sv(VARDATA_ANY(code), VARSIZE_ANY_EXHDR(code));
+    pg_uuid_t* out = (pg_uuid_t*) palloc(sizeof(pg_uuid_t));
+    run([&] {
+        const idseq::Uuid u = idseq::decode_uuid(cs, sv);
+        memcpy(out->data, u.data(), sizeof out->data);
+    });
+    PG_RETURN_UUID_P(out);
 }
 
 } // extern "C"

@@ -168,6 +168,11 @@ Interval* interval_from_us(int64 us);
 FnCache* fn_cache(FunctionCallInfo fcinfo);
 Entry* entry_for(FunctionCallInfo fcinfo, int argno);
 const Layout* layout_if_known(const char* name, size_t len, Oid nsp); // nullptr: no such layout
+// idseq_uuidv7()'s generator: the layout idseq::uuidv7_layout() with the state sequences
+// idseq_sf_state_uuidv7 and idseq_sf_last_uuidv7 of schema nsp. Its entry (and shared-memory
+// slot) is named kUuidv7Entry, which no layout can be named, so that no custom layout shares it.
+constexpr const char* kUuidv7Entry = "(uuidv7)";
+Entry* uuidv7_entry(Oid nsp);
 std::string& scratch_text();
 text* canonical_fields(text* name_text, TimestampTz epoch_ts, text* fields_text, Interval* unit_iv, bool generator);
 void create_layout(const char* name, TimestampTz epoch, text* canonical, Interval* unit, Oid nsp);
@@ -208,5 +213,8 @@ void claim_layout(Entry* e, int32 node);
 
 int64 nextval_fast(Entry* e, int32 node);
 int64 nextval_slow(Entry* e, int32 node);
+// A new id of e's layout for this node, by either path (snowflake_sql.cpp); caller names the
+// SQL function in the errors of a read-only transaction or parallel mode.
+int64 issue_id(Entry* e, const char* caller);
 
 } // namespace snowflake

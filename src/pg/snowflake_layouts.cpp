@@ -8,6 +8,7 @@
 
 #include "internal_sql.h"
 #include "registry.h"
+#include "uuidv7.h"
 
 extern "C" {
 #include "access/xact.h"
@@ -182,11 +183,13 @@ char* registry_relation(Oid nsp)
 bool load_entry(Entry* e, const char* name, Oid nsp)
 {
     const Layout* builtin = nullptr;
-    run([&] { builtin = idseq::builtin_layout(name); });
+    const bool internal = strcmp(name, kUuidv7Entry) == 0;
+    run([&] { builtin = internal ? &idseq::uuidv7_layout() : idseq::builtin_layout(name); });
     if (builtin) {
         run([&] { e->layout = *builtin; });
-        char* state_name = psprintf("idseq_sf_state_%s", name);
-        char* last_name = psprintf("idseq_sf_last_%s", name);
+        const char* base = internal ? builtin->name.c_str() : name;
+        char* state_name = psprintf("idseq_sf_state_%s", base);
+        char* last_name = psprintf("idseq_sf_last_%s", base);
         e->state_relid = get_relname_relid(state_name, nsp);
         e->last_relid = get_relname_relid(last_name, nsp);
     } else {
@@ -255,11 +258,10 @@ bool possible_layout_name(const char* name, size_t len)
 // this spare, kept for the next miss, so a stream of unknown names allocates nothing.
 Entry* spare;
 
-// The entry of that name, or nullptr when there is no such layout.
-Entry* find_entry(const char* name, size_t len, Oid nsp)
+// The entry of a name (a layout's, or kUuidv7Entry), loaded or reloaded as needed; nullptr
+// when there is no such layout.
+Entry* cached_entry(const char* name, size_t len, Oid nsp)
 {
-    if (!possible_layout_name(name, len)) // cheap: no lookup, no copy of a huge name
-        return nullptr;
     ensure_cache();
     char key[NAMEDATALEN];
     memcpy(key, name, len);
@@ -281,6 +283,14 @@ Entry* find_entry(const char* name, size_t len, Oid nsp)
     run([&] { cache->emplace(std::string(key, len), fresh); });
     spare = nullptr;
     return fresh;
+}
+
+// The entry of that name, or nullptr when there is no such layout.
+Entry* find_entry(const char* name, size_t len, Oid nsp)
+{
+    if (!possible_layout_name(name, len)) // cheap: no lookup, no copy of a huge name
+        return nullptr;
+    return cached_entry(name, len, nsp);
 }
 
 Entry* entry_by_name(const char* name, size_t len, Oid nsp)
@@ -345,6 +355,14 @@ Entry* entry_for(FunctionCallInfo fcinfo, int argno)
     }
     fc->arg = raw;
     return fc->entry;
+}
+
+Entry* uuidv7_entry(Oid nsp)
+{
+    Entry* e = cached_entry(kUuidv7Entry, strlen(kUuidv7Entry), nsp);
+    if (!e)
+        unknown_layout(kUuidv7Entry, strlen(kUuidv7Entry), nsp);
+    return e;
 }
 
 // Function-static scratch: lives forever, so a longjmp can never skip its destructor.

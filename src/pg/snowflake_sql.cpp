@@ -49,13 +49,10 @@ int32 field_int(int64 v)
 
 // ---- SQL entry points --------------------------------------------------------------------------------
 
-extern "C" {
-
-Datum snowflake_nextval(PG_FUNCTION_ARGS)
+int64 snowflake::issue_id(Entry* e, const char* caller)
 {
-    Entry* e = entry_for(fcinfo, 0);
-    PreventCommandIfReadOnly("snowflake_nextval()");
-    PreventCommandIfParallelMode("snowflake_nextval()");
+    PreventCommandIfReadOnly(caller);
+    PreventCommandIfParallelMode(caller);
     const int32 node = effective_node_id();
     if (e->has_node && (node < 0 || node > e->max_node))
         run([&] { idseq::check_node_id(e->layout, node); });
@@ -65,13 +62,26 @@ Datum snowflake_nextval(PG_FUNCTION_ARGS)
         run([&] { idseq::validate_generator_order(e->layout, idseq::ErrorKind::Prerequisite); });
         e->relations_checked = true;
     }
-    if (e->claim_node != (e->has_node ? node : -1))
-        claim_layout(e, node); // once per layout and node id
+    if (e->claim_node != (e->has_node ? node : -1)) { // once per layout and node id
+        // idseq_uuidv7()'s generator claims nothing: every database of a server may mint
+        // UUIDs, and their 62 random bits keep two databases' UUIDs apart.
+        if (strcmp(e->name, kUuidv7Entry) == 0)
+            e->claim_node = -1;
+        else
+            claim_layout(e, node);
+    }
     if (shared && !e->slot_checked) {
         e->slot = find_slot(e->name, definition_of(e->layout)); // nullptr when all slots are taken: the slow path, for good
         e->slot_checked = true;
     }
-    PG_RETURN_INT64(e->slot ? nextval_fast(e, node) : nextval_slow(e, node));
+    return e->slot ? nextval_fast(e, node) : nextval_slow(e, node);
+}
+
+extern "C" {
+
+Datum snowflake_nextval(PG_FUNCTION_ARGS)
+{
+    PG_RETURN_INT64(issue_id(entry_for(fcinfo, 0), "snowflake_nextval()"));
 }
 
 Datum snowflake_pack(PG_FUNCTION_ARGS)

@@ -126,6 +126,18 @@ COMMENT ON FUNCTION @extschema@.snowflake_min_id(timestamptz, text) IS
     'the smallest id of the time unit of ts, for range scans and partition bounds';
 COMMENT ON FUNCTION @extschema@.snowflake_nextval(text) IS
     'a new snowflake id of this node (idseq.node_id): unique and increasing per layout and server';
+COMMENT ON FUNCTION @extschema@.snowflake_uuid(bigint, text) IS
+    'the RFC 9562 version 7 UUID of an id of a time-first layout: lossless and in the ids'' order';
+COMMENT ON FUNCTION @extschema@.snowflake_from_uuid(uuid, text) IS
+    'the id of a layout whose snowflake_uuid is the given UUID (exact inverse)';
+COMMENT ON FUNCTION @extschema@.idseq_uuidv7() IS
+    'a new version 7 UUID, greater than every one this server issued before; 62 random bits';
+COMMENT ON FUNCTION @extschema@.idseq_uuidv7_bound(timestamptz) IS
+    'the smallest version 7 UUID of the millisecond of ts, for range scans and partition bounds';
+COMMENT ON FUNCTION @extschema@.idseq_encode(uuid, text) IS
+    'the 128-bit value of a UUID in a charset, padded to a fixed width (crockford32: ULID''s text)';
+COMMENT ON FUNCTION @extschema@.idseq_decode_uuid(text, text) IS
+    'the UUID of a code made by idseq_encode(uuid, charset) (exact inverse)';
 COMMENT ON EVENT TRIGGER idseq_lexid_column_guard IS
     'refuses stored lexid columns, domains and range types without a charset (declare lexid(base36) or the charset meant)';
 COMMENT ON EVENT TRIGGER idseq_lexid_seed_guard IS

@@ -83,6 +83,7 @@ TEST(SnowflakeLayout, BuiltinsMatchTheTable)
         {"sonyflake", "time:39,seq:8,node:16", 1409529600000 * kMs, 10 * kMs, 63},
         {"display60", "time:42,seq:9,rand:9", 1519862400000 * kMs, kMs, 60},
         {"nonsequential", "time:40,node:10,rand:13", 1346472000000 * kMs, kMs, 63},
+        {"tsid", "time:41,node:10,seq:12", 1577836800000 * kMs, kMs, 63},
     };
     ASSERT_EQ(builtin_layouts().size(), std::size(rows));
     for (size_t i = 0; i < std::size(rows); ++i) {

@@ -1,0 +1,212 @@
+# idseq_uuidv7() under the snowflake generator's torture tests, on both of its paths (with
+# idseq in shared_preload_libraries and without), with idseq.node_id unset: pgbench with many
+# clients (every UUID distinct, each backend's increasing in the order of its transactions),
+# two sessions taking turns (each UUID above the other backend's last: the order holds across
+# backends, not only within one), the clock stepped back an hour under load
+# (idseq.test_clock_offset_ms), an immediate-mode crash with a client streaming uncommitted
+# UUIDs and a restart an hour behind, a dump restored into a cluster an hour behind, and the
+# promotion of a standby an hour behind. After each, every new UUID is above every UUID seen
+# before it, and its time did not follow the clock back.
+use strict;
+use warnings;
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('uuidv7');
+$node->init(allows_streaming => 1);
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'idseq'
+max_connections = 30
+log_statement = none
+});
+$node->start;
+is($node->safe_psql('postgres', 'SHOW idseq.node_id'), '-1', 'idseq.node_id is unset');
+$node->safe_psql('postgres', q{
+    CREATE EXTENSION idseq;
+    CREATE TABLE u (u uuid PRIMARY KEY, round int, pid int, xid bigint, g int,
+                    at timestamptz DEFAULT clock_timestamp());
+});
+my $script_file = $node->basedir . '/load.sql';
+append_to_file($script_file, q{
+INSERT INTO u (u, round, pid, xid, g)
+SELECT idseq_uuidv7(), :round, pg_backend_pid(), pg_current_xact_id()::text::bigint, g
+  FROM generate_series(1, 200) g;
+});
+
+# The millisecond in a version 7 UUID, as a timestamptz.
+my $ms = q{to_timestamp(('x' || substr(replace(%s::text, '-', ''), 1, 12))::bit(48)::bigint / 1000.0)};
+sub ms_of { return sprintf($ms, $_[0]); }
+
+sub start_load
+{
+    my ($round, $seconds) = @_;
+    my ($out, $err) = ('', '');
+    my $h = IPC::Run::start(
+        [ 'pgbench', '--no-vacuum', '--client=8', '--jobs=2', "--time=$seconds", '--protocol=prepared',
+          "--define=round=$round", "--file=$script_file", '--host=' . $node->host, '--port=' . $node->port,
+          'postgres' ],
+        '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    return ($h, \$err);
+}
+
+# Every UUID of a round is a version 7 UUID, distinct (the primary key), and each backend's
+# increase in the order of its transactions and rows.
+sub check_round
+{
+    my ($round, $min) = @_;
+    my ($n, $backends, $bad, $v7) = split /\|/, $node->safe_psql('postgres', qq{
+        SELECT count(*), count(DISTINCT pid),
+               (SELECT count(*) FROM (SELECT u <= lag(u) OVER (PARTITION BY pid ORDER BY xid, g) AS bad
+                                        FROM u WHERE round = $round) s WHERE bad),
+               bool_and(substr(u::text, 15, 1) = '7' AND substr(u::text, 20, 1) IN ('8', '9', 'a', 'b'))
+          FROM u WHERE round = $round});
+    cmp_ok($n, '>=', $min, "round $round: $n UUIDs, all distinct (primary key)");
+    is($bad, 0, "round $round: each of $backends backends drew increasing UUIDs");
+    is($v7, 't', "round $round: all are version 7, variant 10");
+}
+
+# Two backends take turns: each UUID is above the one the other backend drew just before.
+sub alternate
+{
+    my ($label) = @_;
+    my @s = map { $node->background_psql('postgres') } 1 .. 2;
+    my ($prev, $bad) = ('', 0);
+    for my $i (1 .. 300) {
+        my $v = $s[$i % 2]->query_safe('SELECT idseq_uuidv7()');
+        $bad++ if $prev ne '' && !($v gt $prev);   # lowercase hex: text order is uuid order
+        $prev = $v;
+    }
+    $_->quit for @s;
+    is($bad, 0, "$label: 300 UUIDs from two backends taking turns, each above the one before");
+}
+
+sub max_uuid
+{
+    my ($where) = @_;
+    return $node->safe_psql('postgres', "SELECT u FROM u WHERE $where ORDER BY u DESC LIMIT 1");
+}
+
+sub set_offset
+{
+    my ($ms) = @_;
+    $node->safe_psql('postgres', "ALTER SYSTEM SET idseq.test_clock_offset_ms = $ms; SELECT pg_reload_conf();");
+}
+
+# pgbench, the backends taking turns, and the clock stepping back an hour in the middle of the
+# load and forward again.
+sub load_round
+{
+    my ($round) = @_;
+    my ($bench, $err) = start_load($round, 6);
+    ok($node->poll_query_until('postgres', "SELECT count(*) >= 20000 FROM u WHERE round = $round"),
+        "round $round: load is running");
+    my $before_step = max_uuid("round = $round");
+    set_offset(-3600000);
+    sleep 2;
+    set_offset(0);
+    $bench->finish;
+    is($?, 0, "round $round: pgbench ran without an error");
+    check_round($round, 20000);
+    my ($after, $time_kept) = split /\|/, $node->safe_psql('postgres', qq{
+        SELECT count(*) FILTER (WHERE u > '$before_step'),
+               bool_and(@{[ ms_of('u') ]} > at - interval '10 minutes')
+          FROM u WHERE round = $round});
+    cmp_ok($after, '>', 5000, "round $round: $after UUIDs were issued after the clock stepped back");
+    is($time_kept, 't', "round $round: no UUID took the clock's time an hour back");
+    alternate("round $round");
+}
+
+# An immediate-mode crash under load, a client streaming UUIDs no transaction committed; the
+# server comes back with its clock an hour behind.
+sub crash_round
+{
+    my ($round) = @_;
+    my ($bench, $err) = start_load($round, 60);
+    my ($psql_out, $psql_err) = ('', '');
+    my $psql = IPC::Run::start(
+        [ 'psql', '-XAtq', '-v', 'FETCH_COUNT=100', '-h', $node->host, '-p', $node->port, '-d', 'postgres',
+          '-c', 'SELECT idseq_uuidv7() FROM (SELECT generate_series(1, 1000000000)) s' ],
+        '>', \$psql_out, '2>', \$psql_err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    ok($node->poll_query_until('postgres', "SELECT count(*) >= 10000 FROM u WHERE round = $round"),
+        "round $round: load is running");
+    $psql->pump until length($psql_out) > 100000;   # ~2700 UUIDs seen by the client
+    $node->stop('immediate');
+    $bench->finish;
+    $psql->finish;
+    my @streamed = grep { /^[0-9a-f-]{36}$/ } split /\n/, $psql_out;
+    my $seen = '';
+    for (@streamed) { $seen = $_ if $_ gt $seen; }
+    cmp_ok(scalar(@streamed), '>', 2000, "round $round: the client saw " . scalar(@streamed) . ' uncommitted UUIDs');
+
+    $node->append_conf('postgresql.conf', "idseq.test_clock_offset_ms = -3600000\n");
+    $node->start;
+    my $committed = max_uuid("round = $round");
+    my $max_before = $seen gt $committed ? $seen : $committed;
+    $node->safe_psql('postgres', "INSERT INTO u (u, round, g) SELECT idseq_uuidv7(), $round + 1, g FROM generate_series(1, 20000) g");
+    my ($n, $above, $time_kept) = split /\|/, $node->safe_psql('postgres', qq{
+        SELECT count(*), bool_and(u > '$max_before'), bool_and(@{[ ms_of('u') ]} >= @{[ ms_of("'$max_before'::uuid") ]})
+          FROM u WHERE round = $round + 1});
+    is($n, 20000, "round $round: 20000 UUIDs after the crash");
+    is($above, 't', "round $round: every UUID after the crash is above every UUID issued before it");
+    is($time_kept, 't', "round $round: their time did not follow the clock back an hour");
+    $node->append_conf('postgresql.conf', "idseq.test_clock_offset_ms = 0\n");
+    $node->restart;
+}
+
+# ---- with shared memory ----
+load_round(1);
+crash_round(2);
+
+# ---- without shared memory ----
+$node->append_conf('postgresql.conf', "shared_preload_libraries = ''\n");
+$node->restart;
+is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'), '', 'restarted without preload');
+my $max_shared = max_uuid('true');
+load_round(4);
+is($node->safe_psql('postgres', "SELECT count(*) FROM u WHERE round = 4 AND u <= '$max_shared'"), '0',
+    'round 4 (without preload) lies above the rounds before');
+crash_round(5);
+
+# ---- dump and restore into a cluster an hour behind ----
+my $max_all = $node->safe_psql('postgres', 'SELECT max(x::text)::uuid FROM (SELECT idseq_uuidv7() AS x FROM generate_series(1, 1000)) s');
+my $dump = $node->basedir . '/dump.custom';
+$node->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $node->connstr('postgres') ], 'pg_dump');
+my $dst = PostgreSQL::Test::Cluster->new('uuidv7_restored');
+$dst->init;
+$dst->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\nidseq.test_clock_offset_ms = -3600000\n");
+$dst->start;
+$dst->safe_psql('postgres', 'CREATE DATABASE restored');
+$dst->command_ok([ 'pg_restore', '--exit-on-error', '-d', $dst->connstr('restored'), $dump ], 'pg_restore');
+is($dst->safe_psql('restored', qq{
+    SELECT bool_and(x > '$max_all') FROM (SELECT idseq_uuidv7() AS x FROM generate_series(1, 1000)) s}),
+    't', 'restored an hour behind: every new UUID is above every UUID of the source');
+$dst->stop;
+
+# ---- promotion of a standby an hour behind ----
+$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\n");
+$node->restart;
+$node->backup('base');
+my $standby = PostgreSQL::Test::Cluster->new('uuidv7_standby');
+$standby->init_from_backup($node, 'base', has_streaming => 1);
+$standby->append_conf('postgresql.conf', "idseq.test_clock_offset_ms = -3600000\n");
+$standby->start;
+$node->safe_psql('postgres', "INSERT INTO u (u, round, g) SELECT idseq_uuidv7(), 7, g FROM generate_series(1, 20000) g");
+my $last = $node->safe_psql('postgres', 'SELECT max(x::text)::uuid FROM (SELECT idseq_uuidv7() AS x FROM generate_series(1, 5000)) s');
+$node->wait_for_catchup($standby);
+my ($rc, $out, $err) = $standby->psql('postgres', 'SELECT idseq_uuidv7()');
+like($err, qr/cannot execute idseq_uuidv7\(\) in a read-only transaction/, 'a standby refuses to issue UUIDs');
+$node->stop;
+$standby->promote;
+$standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()');
+my ($n, $above, $time_kept) = split /\|/, $standby->safe_psql('postgres', qq{
+    INSERT INTO u (u, round, g) SELECT idseq_uuidv7(), 8, g FROM generate_series(1, 20000) g;
+    SELECT count(*), bool_and(u > '$last'), bool_and(@{[ ms_of('u') ]} >= @{[ ms_of("'$last'::uuid") ]})
+      FROM u WHERE round = 8});
+is($n, 20000, 'promoted standby: 20000 new UUIDs');
+is($above, 't', 'promoted standby: every new UUID is above every UUID of the old primary');
+is($time_kept, 't', 'promoted standby: its UUIDs did not follow its clock an hour back');
+$standby->stop;
+
+done_testing();
