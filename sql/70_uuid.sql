@@ -147,3 +147,26 @@ SELECT idseq_encode(10::bigint, 'crockford32', 0, 13) AS ten,
            AS readme_node_seq;
 SELECT * FROM expect_error($$SELECT idseq_decode('G000000000000', 'crockford32', 0, 13)$$);
 SELECT snowflake_uuid(idseq_decode('0123456789ABC', 'crockford32', 0, 13), 'tsid') AS tsid_as_uuid;
+
+-- ===== range predicates on uuid columns =====
+-- idseq_uuidv7_bound is IMMUTABLE: with a constant it folds at plan time, with a stable
+-- expression (now() - interval) it is computed at run time; either way an index on a uuid
+-- column serves `u >= idseq_uuidv7_bound(...)`, and partitions of a table partitioned BY
+-- RANGE (u) with such bounds are pruned, at plan time or at executor start.
+CREATE TABLE uev (u uuid PRIMARY KEY, n int) PARTITION BY RANGE (u);
+CREATE TABLE uev_2024 PARTITION OF uev
+    FOR VALUES FROM (idseq_uuidv7_bound('2024-01-01+00')) TO (idseq_uuidv7_bound('2025-01-01+00'));
+CREATE TABLE uev_2025 PARTITION OF uev
+    FOR VALUES FROM (idseq_uuidv7_bound('2025-01-01+00')) TO (idseq_uuidv7_bound('2026-01-01+00'));
+CREATE TABLE uev_later PARTITION OF uev
+    FOR VALUES FROM (idseq_uuidv7_bound('2026-01-01+00')) TO (MAXVALUE);
+INSERT INTO uev SELECT snowflake_uuid(snowflake_pack('snowflake', t, 1, 0)), 1
+  FROM generate_series('2024-06-01+00'::timestamptz, '2026-06-01+00', '1 month') t;
+SELECT tableoid::regclass AS partition, count(*) FROM uev GROUP BY 1 ORDER BY 1;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM uev WHERE u >= idseq_uuidv7_bound('2025-03-01+00');
+EXPLAIN (COSTS OFF) SELECT count(*) FROM uev
+ WHERE u >= idseq_uuidv7_bound(now() - interval '30 days') AND u < idseq_uuidv7_bound(now());
+RESET enable_seqscan;
+SELECT count(*) AS since_march_2025 FROM uev WHERE u >= idseq_uuidv7_bound('2025-03-01+00');
+DROP TABLE uev;
