@@ -221,6 +221,7 @@ bool load_entry(Entry* e, const char* name, Oid nsp)
     e->max_node = e->layout.max_value(Field::Node);
     run([&] { e->word_step = idseq::word_step(e->layout); });
     e->mark_read = false;
+    e->res_value = PG_INT64_MIN; // the fast path's decoded mark is this definition's
     e->last_locked_lxid = InvalidLocalTransactionId;
     e->relations_checked = false;
     e->valid = true;
