@@ -477,6 +477,15 @@ Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t rand
     return Step{Step::Issue, unit, counter, clock_back};
 }
 
+bool next_reads_mono(const GenState& state, int64_t now_unit, int64_t ahead_units)
+{
+    // With the last id at or below the frontier next() drops any anchor, issues into a unit
+    // up to the frontier, or waits at it; it sets an anchor only for a last id beyond it, or
+    // for a node change at it (the new node's first unit then lies just past it).
+    const i128 base = i128{now_unit} + std::max<int64_t>(ahead_units, 0);
+    return state.anchor_unit >= 0 || state.last_unit > base || (state.last_unit == base && state.node_changed);
+}
+
 int64_t anchor_offset(const Layout& layout, const GenState& state)
 {
     if (state.anchor_unit < 0)

@@ -214,6 +214,12 @@ void set_anchor_from_offset(const Layout& layout, GenState& state, int64_t offse
 constexpr int64_t kNoMono = INT64_MIN;
 Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t random64, int64_t ahead_units = 0,
           int64_t mono_us = kNoMono);
+// Whether next() can read mono_us: only for a state with an anchor, or whose last id lies
+// beyond the clock's frontier (now_unit + ahead_units), or at it after a node change, where
+// next() may set an anchor.
+// When false, any mono_us gives the same step and state, so a caller may skip reading the
+// monotonic clock (a clock read per id was a sixth of the path without shared memory).
+bool next_reads_mono(const GenState& state, int64_t now_unit, int64_t ahead_units);
 
 // Whole units within ahead_us microseconds (rounded down, so ids never run further ahead of
 // the clock than asked; 0 for ahead_us <= 0): next()'s ahead_units for

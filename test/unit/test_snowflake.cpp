@@ -2046,8 +2046,9 @@ TEST(SnowflakeMark, EncodesInsideAUnitAboveEveryUnitAndReadsOldMarks)
             EXPECT_EQ(back.counter, all_bits ? (counter | 1) : counter);
             // places inside a unit keep their order as numbers
             const Mark later = inside(unit, node, std::min(counter + 2, space - 3 < 0 ? 0 : space - 3));
-            if (later.counter > counter + 1)
+            if (later.counter > counter + 1) {
                 EXPECT_LT(v, encode_mark(l, later));
+            }
         }
     }
     // the built-in snowflake (41 + 10 + 12 bits): an example to read
@@ -2213,7 +2214,55 @@ TEST(SnowflakeDurable, CrashesInARowDoNotAddUpOnLongUnits)
             }
         }
         EXPECT_LE(worst, lease_us);
-        if (l.unit_us >= 60 * 1000 * kMs) // restarts much shorter than the unit
+        if (l.unit_us >= 60 * 1000 * kMs) { // restarts much shorter than the unit
             EXPECT_GT(old_worst, 3 * l.unit_us) << "the whole-unit mark adds a unit per crash";
+        }
     }
+}
+
+// The path without shared memory reads the monotonic clock only when next() can use it: when
+// next_reads_mono says no, any reading gives the same step and the same state.
+TEST(SnowflakeGenerator, MonotonicClockUnreadBelowTheFrontierChangesNothing)
+{
+    std::mt19937_64 rng(47);
+    int skipped = 0, read = 0;
+    for (const Layout& l : all_layouts()) {
+        if (!generator_order_ok(l) || !long_lived(l))
+            continue;
+        const int64_t space = counter_space(l);
+        for (int i = 0; i < 20000; ++i) {
+            GenState st;
+            const int64_t now = 1000 + static_cast<int64_t>(rng() % 8);
+            if (rng() % 10 != 0) {
+                st.last_unit = 990 + static_cast<int64_t>(rng() % 30);
+                st.counter = rng() % 4 == 0 ? kCounterSpent : static_cast<int64_t>(rng() % static_cast<uint64_t>(space));
+            }
+            st.node_changed = rng() % 5 == 0 && st.last_unit >= 0;
+            if (rng() % 3 == 0) {
+                st.anchor_unit = 990 + static_cast<int64_t>(rng() % 30);
+                st.anchor_mono_us = static_cast<int64_t>(rng() % 100000);
+            }
+            st.reserved_unit = 990 + static_cast<int64_t>(rng() % 40);
+            const int64_t ahead = static_cast<int64_t>(rng() % 4);
+            const uint64_t r = rng();
+            if (next_reads_mono(st, now, ahead)) {
+                ++read;
+                continue;
+            }
+            ++skipped;
+            GenState a = st, b = st;
+            const Step sa = next(l, a, now, r, ahead, kNoMono);
+            const Step sb = next(l, b, now, r, ahead, static_cast<int64_t>(rng() % 1000000000));
+            ASSERT_EQ(sa.kind, sb.kind) << l.name;
+            EXPECT_EQ(sa.unit, sb.unit);
+            EXPECT_EQ(sa.counter, sb.counter);
+            EXPECT_EQ(a.last_unit, b.last_unit);
+            EXPECT_EQ(a.counter, b.counter);
+            EXPECT_EQ(a.anchor_unit, b.anchor_unit);
+            EXPECT_EQ(a.anchor_unit, -1);
+            EXPECT_EQ(anchor_offset(l, a), 0);
+        }
+    }
+    EXPECT_GT(skipped, 20000);
+    EXPECT_GT(read, 20000);
 }
