@@ -459,35 +459,44 @@ void reserve_fast(const Entry* e, int64 unit, int64 counter, int32 node, int64 n
     SpinLockRelease(&s->mutex);
 }
 
-// The reserved unit ids may go under: Slot::reserved, and while synchronous standbys are
-// required only what was confirmed while they were (a unit above it asks for a reservation,
+// The slot's mark decoded for this backend's node into Entry's cache (see usable_reserved).
+__attribute__((noinline)) void decode_reserved(Entry* e, int64 r, int32 node)
+{
+    GenState st;
+    idseq::apply_mark(e->layout, st, idseq::decode_mark(e->layout, r), node);
+    e->res_value = r;
+    e->res_node = node;
+    e->res_unit = st.reserved_unit;
+    e->res_counter = st.reserved_counter;
+}
+
+// While synchronous standbys are required: the part of the mark confirmed with them.
+__attribute__((noinline)) void sync_reserved_for(const Entry* e, int64 r, int64 sr, int32 node, int64& unit, int64& counter)
+{
+    GenState st;
+    idseq::apply_mark(e->layout, st, idseq::mark_min(idseq::decode_mark(e->layout, r), idseq::decode_mark(e->layout, sr)),
+                      node);
+    unit = st.reserved_unit;
+    counter = st.reserved_counter;
+}
+
+// The reserved place ids may go under: Slot::reserved, and while synchronous standbys are
+// required only what was confirmed while they were (a place above it asks for a reservation,
 // which confirms H with the standbys, waiting as a commit does).
 // As GenState::reserved_unit and reserved_counter for this backend's node (idseq::apply_mark),
 // decoded again only when the slot's mark or the node changed (never throws: the locked step
-// calls it under the slot's mutex).
-void usable_reserved(Entry* e, const Slot* s, int32 node, int64& unit, int64& counter)
+// calls it under the slot's mutex). Inline: the lock-free step calls it for every id.
+inline void usable_reserved(Entry* e, const Slot* s, int32 node, int64& unit, int64& counter)
 {
     const int64 r = (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->reserved));
-    if (r != e->res_value || node != e->res_node) {
-        GenState st;
-        idseq::apply_mark(e->layout, st, idseq::decode_mark(e->layout, r), node);
-        e->res_value = r;
-        e->res_node = node;
-        e->res_unit = st.reserved_unit;
-        e->res_counter = st.reserved_counter;
-    }
+    if (unlikely(r != e->res_value || node != e->res_node))
+        decode_reserved(e, r, node);
     unit = e->res_unit;
     counter = e->res_counter;
     if (sync_required()) {
         const int64 sr = (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->sync_reserved));
-        if (sr != r) {
-            GenState st;
-            idseq::apply_mark(e->layout, st,
-                              idseq::mark_min(idseq::decode_mark(e->layout, r), idseq::decode_mark(e->layout, sr)),
-                              node);
-            unit = st.reserved_unit;
-            counter = st.reserved_counter;
-        }
+        if (sr != r)
+            sync_reserved_for(e, r, sr, node, unit, counter);
     }
 }
 
