@@ -509,8 +509,8 @@ Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t rand
         state.anchor_mono_us = anchor_mono;
         return Step{Step::WaitForClock, saturate(i128{now_unit} + (i128{unit} - frontier)), 0, clock_back};
     }
-    if (unit > state.reserved_unit)
-        return Step{Step::NeedReservation, unit, 0, clock_back};
+    if (unit > state.reserved_unit || (unit == state.reserved_unit && counter > state.reserved_counter))
+        return Step{Step::NeedReservation, unit, counter, clock_back};
     state.last_unit = unit;
     state.counter = counter;
     state.last_now = now_unit;
@@ -518,6 +518,15 @@ Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t rand
     state.anchor_mono_us = anchor_mono;
     state.node_changed = false;
     return Step{Step::Issue, unit, counter, clock_back};
+}
+
+bool next_reads_mono(const GenState& state, int64_t now_unit, int64_t ahead_units)
+{
+    // With the last id at or below the frontier next() drops any anchor, issues into a unit
+    // up to the frontier, or waits at it; it sets an anchor only for a last id beyond it, or
+    // for a node change at it (the new node's first unit then lies just past it).
+    const i128 base = i128{now_unit} + std::max<int64_t>(ahead_units, 0);
+    return state.anchor_unit >= 0 || state.last_unit > base || (state.last_unit == base && state.node_changed);
 }
 
 int64_t anchor_offset(const Layout& layout, const GenState& state)
@@ -624,7 +633,7 @@ GenState state_at(const Layout& layout, uint64_t word, int64_t node, int64_t res
 }
 
 bool fast_next(const Layout& layout, uint64_t word, int64_t node, int64_t now_unit, int64_t reserved_unit,
-               uint64_t random64, int64_t ahead_units, FastIssue& out)
+               int64_t reserved_counter, uint64_t random64, int64_t ahead_units, FastIssue& out)
 {
     const Position pos = unpack_position(layout, word);
     if (now_unit < 0)
@@ -645,7 +654,8 @@ bool fast_next(const Layout& layout, uint64_t word, int64_t node, int64_t now_un
         unit = pos.last_unit + 1; // pos.last_unit <= now_unit + ahead: no overflow
         counter = counter_start(layout, random64);
     }
-    if (unit > layout.max_value(Field::Time) || i128{unit} > i128{now_unit} + ahead || unit > reserved_unit)
+    if (unit > layout.max_value(Field::Time) || i128{unit} > i128{now_unit} + ahead || unit > reserved_unit ||
+        (unit == reserved_unit && counter > reserved_counter))
         return false;
     out.unit = unit;
     out.counter = counter;
@@ -712,6 +722,160 @@ GenState resume_saved(const GenState& saved, int64_t durable_unit)
     state.counter = saved.counter;
     state.reserved_unit = durable_unit;
     state.last_now = kInt64Min; // the clock reading before the shutdown is not this run's
+    return state;
+}
+
+namespace {
+// The counter's bits in a mark inside a unit, and how many low bits of the packed mark do not
+// fit beside 2^time_bits in a bigint (0 or 1).
+struct MarkBits {
+    int tb, nb, cb, dropped;
+};
+MarkBits mark_bits(const Layout& layout)
+{
+    const int tb = layout[Field::Time].width, nb = layout[Field::Node].width, cb = counter_bits(layout);
+    return MarkBits{tb, nb, cb, tb + nb + cb >= kMaxLayoutBits ? 1 : 0};
+}
+Mark whole_mark(int64_t unit)
+{
+    Mark m;
+    m.unit = unit < 0 ? -1 : unit;
+    return m;
+}
+} // namespace
+
+int64_t encode_mark(const Layout& layout, const Mark& mark) noexcept
+{
+    if (mark.unit < 0)
+        return -1;
+    const MarkBits b = mark_bits(layout);
+    const int64_t last = counter_space(layout) - 1;
+    const int64_t counter = mark.whole() ? last : (mark.counter | (b.dropped ? 1 : 0));
+    if (b.cb == 0 || counter >= last || mark.unit > layout.max_value(Field::Time))
+        return mark.unit;
+    const uint64_t node = static_cast<uint64_t>(mark.node) & static_cast<uint64_t>(layout.max_value(Field::Node));
+    const uint64_t packed = (static_cast<uint64_t>(mark.unit) << (b.nb + b.cb)) | (node << b.cb) |
+        static_cast<uint64_t>(counter);
+    return static_cast<int64_t>((uint64_t{1} << b.tb) + (packed >> b.dropped)); // < 2^63: tb + nb + cb - dropped <= 62
+}
+
+Mark decode_mark(const Layout& layout, int64_t value) noexcept
+{
+    const int64_t max_unit = layout.max_value(Field::Time);
+    if (value <= max_unit)
+        return whole_mark(value);
+    const MarkBits b = mark_bits(layout);
+    if (b.cb == 0)
+        return whole_mark(value);
+    const uint64_t payload = static_cast<uint64_t>(value) - (uint64_t{1} << b.tb);
+    if (b.tb + b.nb + b.cb - b.dropped < 64 && (payload >> (b.tb + b.nb + b.cb - b.dropped)) != 0)
+        return whole_mark(value); // beyond every mark inside a unit: a number set by hand
+    const uint64_t packed = (payload << b.dropped) | (b.dropped ? 1 : 0);
+    Mark m;
+    m.unit = static_cast<int64_t>(packed >> (b.nb + b.cb));
+    m.node = static_cast<int64_t>((packed >> b.cb) & static_cast<uint64_t>(Layout::ones(b.nb)));
+    m.counter = static_cast<int64_t>(packed & static_cast<uint64_t>(Layout::ones(b.cb)));
+    if (m.counter >= counter_space(layout) - 1)
+        return whole_mark(m.unit);
+    return m;
+}
+
+Mark mark_max(const Mark& a, const Mark& b) noexcept
+{
+    if (a.unit != b.unit)
+        return a.unit > b.unit ? a : b;
+    if (a.whole() || b.whole() || a.node != b.node)
+        return whole_mark(a.unit);
+    return a.counter >= b.counter ? a : b;
+}
+
+bool mark_covers(const Mark& a, const Mark& b) noexcept { return mark_max(a, b) == a || b.unit < 0; }
+
+Mark mark_min(const Mark& a, const Mark& b) noexcept
+{
+    if (mark_covers(a, b))
+        return b;
+    if (mark_covers(b, a))
+        return a;
+    return whole_mark(std::min(a.unit, b.unit) - 1); // one unit, two nodes: the units before it
+}
+
+void apply_mark(const Layout& layout, GenState& state, const Mark& mark, int64_t node) noexcept
+{
+    state.reserved_unit = mark.unit;
+    state.reserved_counter = kCounterSpent;
+    if (mark.unit < 0 || mark.whole())
+        return;
+    if (!layout.has(Field::Node) || mark.node == node)
+        state.reserved_counter = mark.counter;
+    else
+        state.reserved_unit = mark.unit - 1;
+}
+
+bool mark_covers_id(const Layout& layout, const Mark& mark, int64_t unit, int64_t node, int64_t counter) noexcept
+{
+    GenState st;
+    apply_mark(layout, st, mark, node);
+    return unit < st.reserved_unit || (unit == st.reserved_unit && counter <= st.reserved_counter);
+}
+
+Mark reservation_mark(const Layout& layout, int64_t unit, int64_t counter, int64_t node, int64_t now_us,
+                      int64_t lease_us, const Mark& current)
+{
+    const int64_t max_unit = layout.max_value(Field::Time);
+    const int64_t space = counter_space(layout);
+    const int64_t node_v = layout.has(Field::Node) ? node : 0;
+    auto inside = [&](int64_t u, int64_t c) {
+        Mark m;
+        m.unit = u;
+        m.node = node_v;
+        m.counter = c;
+        return c >= space - 1 ? whole_mark(u) : m;
+    };
+    Mark target;
+    bool covered = false;
+    if (lease_us > 0) {
+        // The lease point: the unit at now + lease, and in it the counter its elapsed part
+        // of the unit would have reached at the layout's capacity.
+        const int64_t at = saturate(i128{now_us} + lease_us);
+        const int64_t lu = unit_of(layout, at);
+        if (lu > max_unit) {
+            target = whole_mark(max_unit);
+        } else if (lu >= 0) {
+            const i128 into = i128{at} - unit_start_us(layout, lu); // 0 <= into < unit_us
+            target = inside(lu, static_cast<int64_t>(into * space / layout.unit_us));
+        }
+        covered = target.unit >= 0 && mark_covers_id(layout, target, unit, node_v, counter);
+    }
+    if (!covered) {
+        const int64_t block = lease_us <= 0 || lease_us >= layout.unit_us
+            ? space
+            : std::max<int64_t>(1, static_cast<int64_t>((i128{space} * lease_us + layout.unit_us - 1) / layout.unit_us));
+        target = inside(unit, static_cast<int64_t>(std::min<i128>(i128{counter} + block - 1, space - 1)));
+    }
+    return mark_max(target, current);
+}
+
+void restart_from_mark(const Layout& layout, GenState& state, const Mark& mark, int64_t node)
+{
+    const bool inside = mark.unit >= 0 && !mark.whole() && (!layout.has(Field::Node) || mark.node == node) &&
+        (state.last_unit < mark.unit ||
+         (state.last_unit == mark.unit && state.counter != kCounterSpent && state.counter <= mark.counter));
+    restart_from(state, mark.unit);
+    if (inside)
+        state.counter = mark.counter;
+    apply_mark(layout, state, mark, node);
+}
+
+GenState rebuild_state_marks(const Layout& layout, bool last_known, int64_t last_id, const Mark& restart,
+                             const Mark& reserved, int64_t node_id)
+{
+    GenState state;
+    if (last_known)
+        state = resume_from_last_id(layout, last_id, reserved.unit, node_id);
+    else
+        restart_from_mark(layout, state, restart, node_id);
+    apply_mark(layout, state, mark_max(reserved, restart), node_id);
     return state;
 }
 

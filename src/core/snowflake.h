@@ -161,7 +161,10 @@ constexpr int64_t kCounterSpent = INT64_MAX; // GenState::counter: this unit is 
 struct GenState {
     int64_t last_unit = -1; // unit of the last id issued (-1: none)
     int64_t counter = 0; // counter of the last id issued, or kCounterSpent
-    int64_t reserved_unit = -1; // durable high-water mark: ids with unit <= it may be issued
+    int64_t reserved_unit = -1; // durable high-water mark: ids with unit <= it may be issued ...
+    // ... but in reserved_unit itself only counters up to reserved_counter (kCounterSpent: the
+    // whole unit). A mark inside a unit (see Mark) lets a restart resume inside it.
+    int64_t reserved_counter = INT64_MAX;
     int64_t last_now = INT64_MIN; // clock reading (unit) at the last issue (INT64_MIN: none)
     // The anchored frontier: ids found further ahead of the clock than ahead_units allows
     // were put there by an event, not by the generator's own pace (the clock stepped back, a
@@ -187,7 +190,7 @@ struct Step {
     // WAL-logged and flushed), set state.reserved_unit, and call next() again.
     // WaitForClock: the unit the clock must reach; sleep until unit_start_us(unit), call again.
     int64_t unit;
-    int64_t counter; // Issue only: the value for compose()
+    int64_t counter; // Issue: the value for compose(); NeedReservation: the counter to cover
     // Units the clock went back since the reading of the last issue (0 when it did not).
     // Reported until an id is issued, so log a warning when an Issue step has it > 0.
     int64_t clock_back;
@@ -229,6 +232,12 @@ void set_anchor_from_offset(const Layout& layout, GenState& state, int64_t offse
 constexpr int64_t kNoMono = INT64_MIN;
 Step next(const Layout& layout, GenState& state, int64_t now_unit, uint64_t random64, int64_t ahead_units = 0,
           int64_t mono_us = kNoMono);
+// Whether next() can read mono_us: only for a state with an anchor, or whose last id lies
+// beyond the clock's frontier (now_unit + ahead_units), or at it after a node change, where
+// next() may set an anchor.
+// When false, any mono_us gives the same step and state, so a caller may skip reading the
+// monotonic clock (a clock read per id was a sixth of the path without shared memory).
+bool next_reads_mono(const GenState& state, int64_t now_unit, int64_t ahead_units);
 
 // Whole units within ahead_us microseconds (rounded down, so ids never run further ahead of
 // the clock than asked; 0 for ahead_us <= 0): next()'s ahead_units for
@@ -288,8 +297,9 @@ struct FastIssue {
     int64_t unit;
     int64_t counter;
 };
+// reserved_counter: GenState::reserved_counter (the counters of reserved_unit that are covered).
 bool fast_next(const Layout& layout, uint64_t word, int64_t node, int64_t now_unit, int64_t reserved_unit,
-               uint64_t random64, int64_t ahead_units, FastIssue& out);
+               int64_t reserved_counter, uint64_t random64, int64_t ahead_units, FastIssue& out);
 
 // fast_next's commonest answer in a few instructions, for the compare-and-swap loop: the next
 // counter of the word's own unit (the word plus one). Under contention every failed
@@ -311,7 +321,7 @@ inline uint64_t node_bits(const WordStep& ws, int64_t node)
     return (static_cast<uint64_t>(node) << ws.counter_bits) & ws.node_mask;
 }
 inline bool fast_successor(const WordStep& ws, uint64_t word, uint64_t node_bits, int64_t now_unit,
-                           int64_t reserved_unit, int64_t ahead_units, FastIssue& out)
+                           int64_t reserved_unit, int64_t reserved_counter, int64_t ahead_units, FastIssue& out)
 {
     if (word == 0 || now_unit < 0 || (word & ws.node_mask) != node_bits)
         return false;
@@ -322,7 +332,8 @@ inline bool fast_successor(const WordStep& ws, uint64_t word, uint64_t node_bits
     // the clock not past the word's unit, and the unit within ahead_units of it (0 <= now_unit
     // <= unit: the difference cannot overflow), reserved, inside the time field
     if (unit < now_unit || unit - now_unit > std::max<int64_t>(ahead_units, 0) ||
-        unit > reserved_unit || unit > ws.max_unit)
+        unit > reserved_unit || unit > ws.max_unit ||
+        (unit == reserved_unit && static_cast<int64_t>(counter) >= reserved_counter))
         return false;
     out.word = word + 1;
     out.unit = unit;
@@ -421,6 +432,75 @@ int64_t reservation_target(const Layout& layout, int64_t unit, int64_t now_unit,
 // continues right after the saved last id, under H. Falls back to restart_from(H) when saved
 // is not below H (it cannot be: every id is issued under H) or holds nothing.
 GenState resume_saved(const GenState& saved, int64_t durable_unit);
+
+// ---- Marks inside a unit -------------------------------------------------------------------
+//
+// A mark that covers whole units must be passed by one unit at every restart, so on a layout
+// whose unit is longer than the time a restart takes (second, minute, hour or day units)
+// crashes in a row would each push the ids one unit further ahead of the clock. A Mark can
+// instead end inside a unit: it covers every id of the units before it, and in its own unit
+// the ids of one node up to a counter. A restart on that node resumes inside the unit, just
+// above the counter; any other node starts the next unit (its ids in the unit could fall
+// below ids issued there before, when the node field lies above the counter). So each crash
+// costs counters of one unit, not a unit. The functions on marks below, up to
+// reservation_mark, never throw (the lock-free path calls them).
+struct Mark {
+    int64_t unit = -1; // -1: nothing reserved
+    int64_t node = 0; // partial marks only (0 for a layout without a node field)
+    int64_t counter = kCounterSpent; // kCounterSpent: the whole unit, for every node
+    bool whole() const { return counter == kCounterSpent; }
+    bool operator==(const Mark& o) const { return unit == o.unit && node == o.node && counter == o.counter; }
+    bool operator!=(const Mark& o) const { return !(*this == o); }
+};
+
+// The mark as the sequences hold it (a bigint >= -1). A whole unit is the unit itself, as
+// every release before 1.3 wrote it, so an old mark reads as what it meant. A mark inside a
+// unit is 2^time_bits + (unit, node, counter) packed most significant first, above every unit
+// of the layout; when time, node and counter bits take all 63, the counter's lowest bit is
+// dropped and read back as 1 (the mark then covers one counter more). A layout without a
+// counter, and a counter at the unit's last, always gives a whole unit.
+int64_t encode_mark(const Layout& layout, const Mark& mark) noexcept;
+// The inverse: a value up to the layout's last unit is a whole unit (-1 or below: none);
+// a value above it that is no mark inside a unit (a setval beyond the layout) is the whole
+// unit of that number, as before 1.3, beyond the time field.
+Mark decode_mark(const Layout& layout, int64_t value) noexcept;
+// The least mark that covers both (marks inside one unit for two nodes: the whole unit).
+Mark mark_max(const Mark& a, const Mark& b) noexcept;
+// Whether a covers every id b covers.
+bool mark_covers(const Mark& a, const Mark& b) noexcept;
+// A mark that both cover (the lesser when one covers the other).
+Mark mark_min(const Mark& a, const Mark& b) noexcept;
+// GenState::reserved_unit and reserved_counter for a generator whose ids carry node: a mark
+// inside a unit for another node covers none of its ids in that unit.
+void apply_mark(const Layout& layout, GenState& state, const Mark& mark, int64_t node) noexcept;
+// Whether the mark covers the id of (unit, node, counter).
+bool mark_covers_id(const Layout& layout, const Mark& mark, int64_t unit, int64_t node, int64_t counter) noexcept;
+
+// The new mark for a NeedReservation step (unit, counter) of a generator on node, at clock
+// now_us, with a lease of lease_us, the mark being current now. The lease point is the place
+// the ids would reach at lease_us past the clock if they used the layout's whole capacity: a
+// unit, and inside it the counter in proportion to the time elapsed in it. When the step is
+// at or before that point, the mark moves to it; beyond it (ids ahead of the clock by more
+// than the lease: a clock stepped back, a restart above the clock, a burst above the
+// capacity), it moves a block past the step: the rest of the unit when the unit is at most
+// the lease (or the lease is 0), else the lease's share of the unit's counters. Never lower
+// than current, never past the layout's last unit, always covering the step.
+// Since the mark follows the clock inside a unit, a restart resumes at most lease_us past the
+// clock of the last reservation (plus one unit when the mark ended its unit), and crashes in a
+// row do not add up: the next reservation is again at the clock plus the lease. Only beyond
+// the lease point does each crash cost one block.
+Mark reservation_mark(const Layout& layout, int64_t unit, int64_t counter, int64_t node, int64_t now_us,
+                      int64_t lease_us, const Mark& current);
+
+// restart_from for a mark: the next id goes right after the mark's counter inside its unit
+// when the mark ends inside a unit for node (and state has issued nothing in it or beyond),
+// else into a unit above the mark. The reservation in state is the mark's for node.
+void restart_from_mark(const Layout& layout, GenState& state, const Mark& mark, int64_t node);
+
+// rebuild_state with marks: restart is the restart point, reserved the mark as last read or
+// written (their union is what is reserved).
+GenState rebuild_state_marks(const Layout& layout, bool last_known, int64_t last_id, const Mark& restart,
+                             const Mark& reserved, int64_t node_id);
 
 // The generator's counter inside an id: its seq field, else its rand field, else 0.
 int64_t counter_of(const Layout& layout, int64_t id);

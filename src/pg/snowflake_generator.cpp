@@ -3,15 +3,18 @@
 // A generator is per database and layout (layouts live in the database's registry; see the
 // README for that scope). Its state:
 //
-//   H  the durable high-water mark, a time unit: every id ever issued has unit <= H. It is the
-//      greater of the values of the layout's state sequence and of its guard (both WAL-logged;
+//   H  the durable high-water mark, a place in the ids (idseq::Mark: a time unit, or a node's
+//      counter inside one): every id ever issued lies at or below it. It is the
+//      greater (idseq::mark_max) of the values of the layout's state sequence and of its guard (both WAL-logged;
 //      the database owner may set the first, as a restore does, only the generator writes the
 //      second, so H cannot be lowered: read_mark), moved with setval() and flushed
 //      with XLogFlush() -- and, when synchronous_standby_names is set, flushed by the
 //      synchronous standbys whatever the session's synchronous_commit -- BEFORE any id under
 //      it is issued (confirm_mark). Crash recovery replays it, a streaming standby replays
-//      it, pg_dump dumps it. A reservation moves H to max(the unit, now + the lease)
-//      (idseq.snowflake_lease_ms, counted as at least idseq.snowflake_max_ahead_ms), so one
+//      it, pg_dump dumps it. A reservation moves H to the lease point, the place at now + the
+//      lease at the layout's capacity, or a block past the id when that is beyond it
+//      (idseq::reservation_mark; idseq.snowflake_lease_ms, counted as at least
+//      idseq.snowflake_max_ahead_ms), so one
 //      flush covers a lease's worth of ids -- also a burst running ahead of the clock -- and H
 //      is never more than that ahead of the clock unless the ids are. A mark confirmed while no
 //      synchronous standby was required is confirmed again, with them, before ids go under it
@@ -47,12 +50,13 @@
 // Why no id is ever issued twice or out of order, on either path and across switches
 // (a switch needs a restart, since shared_preload_libraries is fixed while a server runs;
 // within one run a (database, layout) pair keeps its path, because slots are never freed):
-//  1. Every id is issued under a unit the durable H covers, and H never decreases.
+//  1. Every id is issued under a place the durable H covers, and H never decreases.
 //  2. While the slow path runs, P is the greatest id issued since P was last unknown (P's
 //     buffer lock serialises read-step-write).
 //  3. Whenever P is unknown or the fast path starts, the state restarts from a value of H
-//     read after the event that lost the state: the next id goes into a unit above it, so
-//     above every id issued before (1), whichever path issued it.
+//     read after the event that lost the state: the next id goes above it (inside its unit
+//     when H ends inside one for this node: idseq::restart_from_mark), so above every id
+//     issued before (1), whichever path issued it.
 //  4. The fast path sets P to unknown before it issues anything, so a later slow path never
 //     resumes from a P older than the fast path's ids; a crash or promotion resets P anyway.
 //  5. A clean restart keeps P (unlogged relations survive it) only if no fast path ran
@@ -178,10 +182,10 @@ void confirm_mark(const Entry* e, XLogRecPtr lsn)
 }
 
 // H, made durable (confirm_mark). The caller holds the layout's lock.
-int64 durable_mark(const Entry* e)
+idseq::Mark durable_mark(const Entry* e)
 {
     XLogRecPtr lsn;
-    int64 h = read_mark(e, lsn);
+    idseq::Mark h = read_mark(e, lsn);
     confirm_mark(e, lsn);
     return h;
 }
@@ -189,8 +193,10 @@ int64 durable_mark(const Entry* e)
 // Moves H to target with setval() (WAL-logged by sequence.c) on the guard and on the state
 // sequence (see read_mark), as their owner so that callers need no privilege on them. Not
 // durable yet: see confirm_mark. An error on the way restores the user with the transaction.
-void write_mark(const Entry* e, int64 target)
+void write_mark(const Entry* e, const idseq::Mark& mark)
 {
+    int64 target = 0;
+    run([&] { target = idseq::encode_mark(e->layout, mark); });
     Oid saved_user;
     int saved_context;
     GetUserIdAndSecContext(&saved_user, &saved_context);
@@ -200,16 +206,25 @@ void write_mark(const Entry* e, int64 target)
     SetUserIdAndSecContext(saved_user, saved_context);
 }
 
-int64 reservation_for(const Entry* e, int64 unit, int64 now_unit, int64 mark)
+// The mark a reservation for (unit, counter) of node's ids moves H to (idseq::reservation_mark).
+idseq::Mark reservation_for(const Entry* e, int64 unit, int64 counter, int32 node, int64 now_us,
+                            const idseq::Mark& mark)
 {
-    int64 target = 0;
+    idseq::Mark target;
     run([&] {
         // A lease at least as long as the run-ahead, so a burst ahead of the clock is covered
         // by one reservation per lease rather than one per unit.
-        int64 lease = idseq::lease_units(e->layout, int64(std::max(lease_ms_guc, max_ahead_ms_guc)) * 1000);
-        target = std::max(idseq::reservation_target(e->layout, unit, now_unit, lease), mark);
+        const int64 lease_us = int64(std::max(lease_ms_guc, max_ahead_ms_guc)) * 1000;
+        target = idseq::reservation_mark(e->layout, unit, counter, node, now_us, lease_us, mark);
     });
     return target;
+}
+
+bool mark_covers_id(const Entry* e, const idseq::Mark& mark, int64 unit, int32 node, int64 counter)
+{
+    bool covered = false;
+    run([&] { covered = idseq::mark_covers_id(e->layout, mark, unit, node, counter); });
+    return covered;
 }
 
 // The heavyweight lock that serialises a layout's reservations and the first use of its
@@ -219,16 +234,16 @@ int64 reservation_for(const Entry* e, int64 unit, int64 now_unit, int64 mark)
 void lock_layout(const Entry* e) { LockDatabaseObject(RelationRelationId, e->state_relid, 0, ExclusiveLock); }
 void unlock_layout(const Entry* e) { UnlockDatabaseObject(RelationRelationId, e->state_relid, 0, ExclusiveLock); }
 
-// Makes H cover unit (reserving ahead by the lease); returns the durable H. H as read may be
-// another reservation's that is not confirmed yet (its wait was cancelled): it is confirmed
-// too before it is returned.
-int64 reserve(const Entry* e, int64 unit, int64 now_unit)
+// Makes H cover the id (unit, node, counter) (reserving ahead by the lease); returns the
+// durable H. H as read may be another reservation's that is not confirmed yet (its wait was
+// cancelled): it is confirmed too before it is returned.
+idseq::Mark reserve(const Entry* e, int64 unit, int64 counter, int32 node, int64 now_us)
 {
     lock_layout(e);
     XLogRecPtr lsn;
-    int64 mark = read_mark(e, lsn);
-    if (mark < unit) {
-        write_mark(e, reservation_for(e, unit, now_unit, mark));
+    idseq::Mark mark = read_mark(e, lsn);
+    if (!mark_covers_id(e, mark, unit, node, counter)) {
+        write_mark(e, reservation_for(e, unit, counter, node, now_us, mark));
         mark = read_mark(e, lsn);
     }
     confirm_mark(e, lsn);
@@ -349,7 +364,9 @@ void init_slot(Entry* e)
     bool ok = slot_matches(s, e);
     SpinLockRelease(&s->mutex);
     if (!ok) {
-        int64 mark = durable_mark(e);
+        const idseq::Mark mark = durable_mark(e);
+        int64 encoded = -1;
+        run([&] { encoded = idseq::encode_mark(e->layout, mark); });
         // The slow path's last id, when known, is the greatest id issued (see 2 and 3 above:
         // it restarted above every earlier id), so the ids go on right after it: a clean
         // restart that adds idseq to shared_preload_libraries costs no drift.
@@ -371,18 +388,23 @@ void init_slot(Entry* e)
                 st.last_unit = p.last_unit;
                 st.counter = p.counter;
                 int64 node = p.node;
-                if (resume) {
-                    st = idseq::resume_saved(st, mark);
-                } else if (last_id >= 0 && last_id <= e->layout.max_id() &&
+                // The word goes on right after the saved or the last id only when the mark covers
+                // it (else it cannot be the last one issued); otherwise from the mark: inside
+                // its unit for the mark's node when it ends inside one (restart_from_mark).
+                if (resume && p.last_unit >= 0 && idseq::mark_covers_id(e->layout, mark, p.last_unit, p.node, p.counter)) {
+                    st = idseq::resume_saved(st, mark.unit);
+                } else if (!resume && last_id >= 0 && last_id <= e->layout.max_id() &&
                            idseq::pack_position(e->layout, idseq::Position{idseq::unit_of_id(e->layout, last_id),
                                                                            idseq::node_of(e->layout, last_id),
-                                                                           idseq::counter_of(e->layout, last_id)}) >= old) {
+                                                                           idseq::counter_of(e->layout, last_id)}) >= old &&
+                           idseq::mark_covers_id(e->layout, mark, idseq::unit_of_id(e->layout, last_id),
+                                                 idseq::node_of(e->layout, last_id),
+                                                 idseq::counter_of(e->layout, last_id))) {
                     node = idseq::node_of(e->layout, last_id);
-                    st = idseq::resume_from_last_id(e->layout, last_id, mark, node);
-                    if (st.last_unit > mark) // not under the mark: cannot be the slow path's id
-                        idseq::restart_from(st, mark);
+                    st = idseq::resume_from_last_id(e->layout, last_id, mark.unit, node);
                 } else {
-                    idseq::restart_from(st, mark);
+                    node = mark.whole() ? p.node : mark.node;
+                    idseq::restart_from_mark(e->layout, st, mark, node);
                 }
                 word = idseq::pack_position(e->layout, idseq::Position{st.last_unit, node, st.counter});
             });
@@ -390,9 +412,9 @@ void init_slot(Entry* e)
             if (!done || pg_atomic_compare_exchange_u64(&s->word, &old, word))
                 break;
         }
-        pg_atomic_write_u64(&s->reserved, (uint64) st.reserved_unit);
+        pg_atomic_write_u64(&s->reserved, (uint64) encoded);
         // confirmed by durable_mark under this backend's configuration
-        pg_atomic_write_u64(&s->sync_reserved, (uint64) (sync_required() ? st.reserved_unit : INT64CONST(-1)));
+        pg_atomic_write_u64(&s->sync_reserved, (uint64) (sync_required() ? encoded : INT64CONST(-1)));
         pg_atomic_write_u64(&s->last_now, now_word(INT64_MIN));
         s->state_relid = e->state_relid;
         s->last_relid = e->last_relid;
@@ -411,30 +433,71 @@ void init_slot(Entry* e)
     unlock_layout(e);
 }
 
-void reserve_fast(const Entry* e, int64 unit, int64 now_unit)
+// Raises an encoded mark in the slot to mark (never lowers it); under the slot's mutex.
+void raise_mark(const Entry* e, pg_atomic_uint64* cell, const idseq::Mark& mark, int64 encoded)
+{
+    const int64 current = (int64) pg_atomic_read_u64(cell);
+    bool raise = false;
+    // pure arithmetic, but under a spinlock: no ereport from here (see spin_error)
+    if (idseq::pg::try_run(spin_error, [&] { raise = !idseq::mark_covers(idseq::decode_mark(e->layout, current), mark); }) && raise)
+        pg_atomic_write_u64(cell, (uint64) encoded);
+}
+
+void reserve_fast(const Entry* e, int64 unit, int64 counter, int32 node, int64 now_us)
 {
     Slot* s = e->slot;
-    int64 mark = reserve(e, unit, now_unit);
+    const idseq::Mark mark = reserve(e, unit, counter, node, now_us);
+    int64 encoded = -1;
+    run([&] { encoded = idseq::encode_mark(e->layout, mark); });
     const bool sync = sync_required(); // as reserve() confirmed the mark
     SpinLockAcquire(&s->mutex);
     if (slot_matches(s, e)) {
-        if ((int64) pg_atomic_read_u64(&s->reserved) < mark)
-            pg_atomic_write_u64(&s->reserved, (uint64) mark);
-        if (sync && (int64) pg_atomic_read_u64(&s->sync_reserved) < mark)
-            pg_atomic_write_u64(&s->sync_reserved, (uint64) mark);
+        raise_mark(e, &s->reserved, mark, encoded);
+        if (sync)
+            raise_mark(e, &s->sync_reserved, mark, encoded);
     }
     SpinLockRelease(&s->mutex);
 }
 
-// The reserved unit ids may go under: Slot::reserved, and while synchronous standbys are
-// required only what was confirmed while they were (a unit above it asks for a reservation,
-// which confirms H with the standbys, waiting as a commit does).
-int64 usable_reserved(const Slot* s)
+// The slot's mark decoded for this backend's node into Entry's cache (see usable_reserved).
+__attribute__((noinline)) void decode_reserved(Entry* e, int64 r, int32 node)
 {
-    int64 r = (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->reserved));
-    if (sync_required())
-        r = std::min(r, (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->sync_reserved)));
-    return r;
+    GenState st;
+    idseq::apply_mark(e->layout, st, idseq::decode_mark(e->layout, r), node);
+    e->res_value = r;
+    e->res_node = node;
+    e->res_unit = st.reserved_unit;
+    e->res_counter = st.reserved_counter;
+}
+
+// While synchronous standbys are required: the part of the mark confirmed with them.
+__attribute__((noinline)) void sync_reserved_for(const Entry* e, int64 r, int64 sr, int32 node, int64& unit, int64& counter)
+{
+    GenState st;
+    idseq::apply_mark(e->layout, st, idseq::mark_min(idseq::decode_mark(e->layout, r), idseq::decode_mark(e->layout, sr)),
+                      node);
+    unit = st.reserved_unit;
+    counter = st.reserved_counter;
+}
+
+// The reserved place ids may go under: Slot::reserved, and while synchronous standbys are
+// required only what was confirmed while they were (a place above it asks for a reservation,
+// which confirms H with the standbys, waiting as a commit does).
+// As GenState::reserved_unit and reserved_counter for this backend's node (idseq::apply_mark),
+// decoded again only when the slot's mark or the node changed (never throws: the locked step
+// calls it under the slot's mutex). Inline: the lock-free step calls it for every id.
+inline void usable_reserved(Entry* e, const Slot* s, int32 node, int64& unit, int64& counter)
+{
+    const int64 r = (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->reserved));
+    if (unlikely(r != e->res_value || node != e->res_node))
+        decode_reserved(e, r, node);
+    unit = e->res_unit;
+    counter = e->res_counter;
+    if (sync_required()) {
+        const int64 sr = (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->sync_reserved));
+        if (sr != r)
+            sync_reserved_for(e, r, sr, node, unit, counter);
+    }
 }
 
 // The common id without a lock (idseq::fast_next: no step back of the clock, no anchor, the
@@ -464,7 +527,8 @@ bool try_lock_free(Entry* e, int32 node, int64 ahead, uint64 rnd, int64& id)
         const int64 now_unit = idseq::unit_of(e->layout, now_unix_us());
         if (now_word(now_unit) < last_now)
             return false;
-        const int64 reserved = usable_reserved(s);
+        int64 reserved, reserved_counter;
+        usable_reserved(e, s, node, reserved, reserved_counter);
         // The first compare-and-swap expects the word this backend left: right whenever no
         // other backend issued since, and otherwise it fails with the word's line already
         // taken for writing, so the second one, from the word it returned, is a local hit.
@@ -475,8 +539,8 @@ bool try_lock_free(Entry* e, int32 node, int64 ahead, uint64 rnd, int64& id)
         for (;;) {
             // the next counter of the word's unit in a few instructions (fast_successor), so
             // that after a failed compare-and-swap the next attempt follows at once
-            if (!idseq::fast_successor(e->word_step, word, nbits, now_unit, reserved, ahead, fi) &&
-                !idseq::fast_next(e->layout, word, node, now_unit, reserved, rnd, ahead, fi)) {
+            if (!idseq::fast_successor(e->word_step, word, nbits, now_unit, reserved, reserved_counter, ahead, fi) &&
+                !idseq::fast_next(e->layout, word, node, now_unit, reserved, reserved_counter, rnd, ahead, fi)) {
                 if (current)
                     return false;
                 word = pg_atomic_read_u64(&s->word);
@@ -531,9 +595,12 @@ int64 nextval_fast(Entry* e, int32 node)
                 GenState st;
                 ok = idseq::pg::try_run(spin_error, [&] {
                     now_unit = idseq::unit_of(e->layout, now_us);
-                    st = idseq::state_at(e->layout, word, node, usable_reserved(s),
+                    int64 reserved, reserved_counter;
+                    usable_reserved(e, s, node, reserved, reserved_counter);
+                    st = idseq::state_at(e->layout, word, node, reserved,
                                          now_of(last_now), (int64) pg_atomic_read_u64(&s->anchor_unit),
                                          (int64) pg_atomic_read_u64(&s->anchor_mono));
+                    st.reserved_counter = reserved_counter;
                     step = idseq::next(e->layout, st, now_unit, rnd, ahead, mono);
                     if (step.kind == Step::Issue)
                         next_word = idseq::position_of(e->layout, st, node);
@@ -569,7 +636,7 @@ int64 nextval_fast(Entry* e, int32 node)
                 warn_clock_back(e, step.clock_back, step.unit, now_us);
             return compose_id(e, step, node, rnd);
         case Step::NeedReservation:
-            reserve_fast(e, step.unit, now_unit);
+            reserve_fast(e, step.unit, step.counter, node, now_us);
             break;
         case Step::WaitForClock:
             wait_for_unit(e, step.unit);
@@ -585,7 +652,7 @@ namespace {
 
 // This backend's view of H, just confirmed (durable_mark, reserve) under the configuration in
 // force now: also its view of H confirmed with the synchronous standbys when they are required.
-void note_confirmed_mark(Entry* e, int64 mark)
+void note_confirmed_mark(Entry* e, const idseq::Mark& mark)
 {
     e->mark = mark;
     if (sync_required())
@@ -603,7 +670,7 @@ void note_confirmed_mark(Entry* e, int64 mark)
 void read_restart_mark(Entry* e)
 {
     lock_layout(e);
-    e->sync_mark = -1;
+    e->sync_mark = idseq::Mark{};
     note_confirmed_mark(e, durable_mark(e));
     unlock_layout(e);
     e->base_mark = e->mark;
@@ -618,11 +685,11 @@ int64 nextval_slow(Entry* e, int32 node)
         read_restart_mark(e);
         e->mark_read = true;
     }
-    if (sync_required() && e->sync_mark < e->mark) {
+    if (sync_required() && !idseq::mark_covers(e->sync_mark, e->mark)) {
         // This backend's view of H was confirmed before synchronous standbys were required:
         // confirm H with them before any id goes under it (the restart point included).
         lock_layout(e);
-        note_confirmed_mark(e, std::max(e->mark, durable_mark(e)));
+        note_confirmed_mark(e, idseq::mark_max(e->mark, durable_mark(e)));
         unlock_layout(e);
     }
     const int64 ahead = ahead_units_of(e);
@@ -656,13 +723,20 @@ int64 nextval_slow(Entry* e, int32 node)
         const int64 last_id = p.value;
         const int64 anchor = p.anchor; // shared by every backend, as the last id is
         const int64 now_us = now_unix_us();
-        const int64 mono = now_mono_us();
         int64 now_unit = 0, id = 0, new_anchor = anchor;
         Step step{};
         bool ok = idseq::pg::try_run(spin_error, [&] {
-            GenState st = idseq::rebuild_state(e->layout, known, last_id, e->base_mark, e->mark, node);
-            idseq::set_anchor_from_offset(e->layout, st, anchor, mono);
+            GenState st = idseq::rebuild_state_marks(e->layout, known, last_id, e->base_mark, e->mark, node);
+            // The monotonic clock only when the step can use it (an anchor, or ids at the
+            // clock's frontier): a second clock read per id cost more than the rest of the step.
+            int64 mono = idseq::kNoMono;
+            if (anchor != 0) {
+                mono = now_mono_us();
+                idseq::set_anchor_from_offset(e->layout, st, anchor, mono);
+            }
             now_unit = idseq::unit_of(e->layout, now_us);
+            if (mono == idseq::kNoMono && idseq::next_reads_mono(st, now_unit, ahead))
+                mono = now_mono_us();
             step = idseq::next(e->layout, st, now_unit, rnd, ahead, mono);
             new_anchor = idseq::anchor_offset(e->layout, st);
             if (step.kind == Step::Issue)
@@ -688,7 +762,7 @@ int64 nextval_slow(Entry* e, int32 node)
             return id;
         }
         if (step.kind == Step::NeedReservation)
-            note_confirmed_mark(e, reserve(e, step.unit, now_unit));
+            note_confirmed_mark(e, reserve(e, step.unit, step.counter, node, now_us));
         else
             wait_for_unit(e, step.unit);
         CHECK_FOR_INTERRUPTS();

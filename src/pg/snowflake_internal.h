@@ -87,9 +87,9 @@ struct Slot {
     // fields below and changes only word, so they have cache lines of their own: the mutex's
     // line is written by locked steps only, theirs by a new clock unit or a reservation.
     alignas(PG_CACHE_LINE_SIZE) pg_atomic_uint32 epoch; // 0 while not ready, else the generation of the last set-up
-    pg_atomic_uint64 reserved; // GenState::reserved_unit; written under mutex
-    // The greatest reserved unit confirmed while synchronous standbys were required (-1:
-    // none); written under mutex. While they are, ids go only under min(reserved, this): a
+    pg_atomic_uint64 reserved; // the durable mark (idseq::encode_mark); written under mutex
+    // The greatest mark confirmed while synchronous standbys were required (-1: none, encoded
+    // as reserved); written under mutex. While they are, ids go only under min(reserved, this): a
     // reservation made before synchronous_standby_names was set is confirmed again first.
     pg_atomic_uint64 sync_reserved;
     pg_atomic_uint64 last_now; // GenState::last_now, sign bit flipped (orders as unsigned)
@@ -135,9 +135,13 @@ struct Entry {
     int64 max_node = 0;
     bool relations_checked = false;
     bool mark_read = false; // slow path: this backend's view of H ...
-    int64 base_mark = -1; // ... as first read (the restart point while the last id is unknown)
-    int64 mark = -1; // ... and as last read or written
-    int64 sync_mark = -1; // ... and as last confirmed while synchronous standbys were required
+    idseq::Mark base_mark; // ... as first read (the restart point while the last id is unknown)
+    idseq::Mark mark; // ... and as last read or written
+    idseq::Mark sync_mark; // ... and as last confirmed while synchronous standbys were required
+    // fast path: the slot's usable mark as this backend last decoded it, for its node
+    int64 res_value = PG_INT64_MIN;
+    int32 res_node = -1;
+    int64 res_unit = -1, res_counter = -1;
     int64 last_clock_unit = INT64_MIN; // slow path: this backend's clock at its last id
     LocalTransactionId last_locked_lxid = InvalidLocalTransactionId; // slow path: P locked in this transaction
     int64 last_warning_us = INT64_MIN;
@@ -194,7 +198,7 @@ struct LastId {
 };
 constexpr int64 kLastNoAnchor = PG_INT64_MIN;
 LastId last_id_state(const FormData_pg_sequence_data* seq);
-int64 read_mark(const Entry* e, XLogRecPtr& lsn);
+idseq::Mark read_mark(const Entry* e, XLogRecPtr& lsn);
 // The guard of a state sequence: the sequence named as it is with "guard" for "state", in its
 // schema (InvalidOid when there is none).
 Oid guard_of(Oid state_relid);

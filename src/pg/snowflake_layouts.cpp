@@ -229,6 +229,7 @@ bool load_entry(Entry* e, const char* name, Oid nsp)
     e->time_mask = e->layout.max_value(Field::Time);
     e->time_shift = e->layout[Field::Time].shift;
     e->mark_read = false;
+    e->res_value = PG_INT64_MIN; // the fast path's decoded mark is this definition's
     e->last_locked_lxid = InvalidLocalTransactionId;
     e->relations_checked = false;
     e->claim_node = INT32_MIN;

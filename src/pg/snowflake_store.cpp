@@ -128,7 +128,9 @@ int64 forget_last(const Entry* e)
 // carries and what the database owner may set (pg_restore --no-owner sets it): a value set
 // there counts when it is higher, and a lowered one changes nothing, because the guard,
 // which only the generator writes, still holds the mark. lsn is the later of the two pages'.
-int64 read_mark(const Entry* e, XLogRecPtr& lsn)
+// Each holds an encoded mark (idseq::encode_mark: a unit, as before 1.3, or a place inside
+// one), so "greater" is the least mark that covers both, not the greater number.
+idseq::Mark read_mark(const Entry* e, XLogRecPtr& lsn)
 {
     int64 h, g;
     XLogRecPtr guard_lsn;
@@ -137,7 +139,9 @@ int64 read_mark(const Entry* e, XLogRecPtr& lsn)
     if (!read_seq(e->guard_relid, g, guard_lsn))
         g = -1;
     lsn = std::max(lsn, guard_lsn);
-    return std::max(h, g);
+    idseq::Mark m;
+    run([&] { m = idseq::mark_max(idseq::decode_mark(e->layout, h), idseq::decode_mark(e->layout, g)); });
+    return m;
 }
 
 Oid guard_of(Oid state_relid)
