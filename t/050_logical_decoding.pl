@@ -271,6 +271,28 @@ is($sub->safe_psql('regsub', q{SELECT string_agg(format('%s %s', name, fields), 
    'lay time:40,node:6,seq:17', 'once created identically on the subscriber, the layout row is skipped');
 is($sub->safe_psql('regsub', q{SELECT count(*) FROM t}), '3', 'and the rows behind it arrive');
 
+# The charsets of code sequences are records of each database's own sequences: the apply
+# worker skips the rows of idseq_code_sequences, so that a publisher's record never attaches
+# to the subscriber's sequence of the same name (nor of the same OID in binary mode), and a
+# publisher dropping its sequence does not delete the subscriber's record.
+$sub->safe_psql('regsub', q{
+    CREATE SEQUENCE match_seq MINVALUE 0 MAXVALUE 17575 START 0 CYCLE;
+    SELECT create_code_sequence('own_seq', 2, 'digits');
+});
+$pub->safe_psql('regpub', q{
+    SELECT create_code_sequence('match_seq', 3, 'digits');
+    SELECT create_code_sequence('own_seq', 2, 'hex');
+    DROP SEQUENCE own_seq;
+    INSERT INTO t VALUES (4, 'l', 'a');
+});
+$pub->wait_for_catchup('regsub');
+is($sub->safe_psql('regsub', q{SELECT count(*) FROM t}), '4', 'rows after code sequences arrive');
+is($sub->safe_psql('regsub', q{SELECT string_agg(format('%s %s', seq, charset), ', ' ORDER BY seq::text)
+                                 FROM idseq_code_sequences}),
+   'own_seq digits', "the publisher's code-sequence records are skipped, the subscriber's own stays");
+is($sub->safe_psql('regsub', q{SELECT nextval_code('match_seq') || ' ' || nextval_code('own_seq')}), 'AAA 00',
+   "the subscriber's sequences read their own charsets");
+
 # A charset the subscriber has with other symbols: the apply worker refuses it.
 $sub->safe_psql('regsub', q{SELECT idseq_create_charset('clash', 'xyz')});
 $pub->safe_psql('regpub', q{SELECT idseq_create_charset('clash', 'zyx')});
