@@ -53,6 +53,11 @@ BEGIN
                                                  s.role, reg_class.relnamespace::regnamespace),
                       HINT = 'Create layouts with snowflake_create_layout().';
         END IF;
+        IF s.relowner <> reg_class.relowner AND NOT pg_has_role(s.relowner, 'USAGE') THEN
+            RAISE EXCEPTION 'must be owner of sequence %', s.seq::regclass
+                USING ERRCODE = 'insufficient_privilege',
+                      DETAIL = pg_catalog.format('Snowflake layout "%s" would write it.', NEW.name);
+        END IF;
         -- the generator sets marks up to the largest bigint (and -1 for none) with setval
         IF NOT EXISTS (SELECT 1 FROM pg_sequence q
                         WHERE q.seqrelid = s.seq AND q.seqtypid = 'pg_catalog.int8'::pg_catalog.regtype
@@ -63,11 +68,6 @@ BEGIN
                 USING ERRCODE = 'invalid_parameter_value',
                       DETAIL = 'A layout''s sequences are ascending bigint sequences without CYCLE, from -1 to the largest bigint.',
                       HINT = 'Create them as snowflake_create_layout() does: CREATE SEQUENCE ... MINVALUE -1 START -1.';
-        END IF;
-        IF s.relowner <> reg_class.relowner AND NOT pg_has_role(s.relowner, 'USAGE') THEN
-            RAISE EXCEPTION 'must be owner of sequence %', s.seq::regclass
-                USING ERRCODE = 'insufficient_privilege',
-                      DETAIL = pg_catalog.format('Snowflake layout "%s" would write it.', NEW.name);
         END IF;
     END LOOP;
     RETURN NULL;
