@@ -293,6 +293,29 @@ is($sub->safe_psql('regsub', q{SELECT string_agg(format('%s %s', seq, charset), 
 is($sub->safe_psql('regsub', q{SELECT nextval_code('match_seq') || ' ' || nextval_code('own_seq')}), 'AAA 00',
    "the subscriber's sequences read their own charsets");
 
+# The same in the initial table sync (a tablesync worker) and in binary mode, where a row
+# arrived as the publisher's OID.
+$pub->safe_psql('postgres', 'CREATE DATABASE codepub');
+$pub->safe_psql('codepub', q{
+    CREATE EXTENSION idseq;
+    SELECT create_code_sequence('match_seq', 3, 'digits');
+    CREATE PUBLICATION codepub FOR ALL TABLES;
+});
+$sub->safe_psql('postgres', 'CREATE DATABASE codesub');
+$sub->safe_psql('codesub', q{
+    CREATE EXTENSION idseq;
+    CREATE SEQUENCE match_seq MINVALUE 0 MAXVALUE 17575 START 0 CYCLE;
+});
+my $codeconn = $pub->connstr . ' dbname=codepub';
+$sub->safe_psql('codesub', "CREATE SUBSCRIPTION codesub CONNECTION '$codeconn' PUBLICATION codepub WITH (binary = true)");
+$sub->wait_for_subscription_sync($pub, 'codesub');
+$pub->safe_psql('codepub', q{SELECT create_code_sequence('later_seq', 2, 'hex')});
+$pub->wait_for_catchup('codesub');
+is($sub->safe_psql('codesub', q{SELECT count(*) FROM idseq_code_sequences}) . ' '
+     . $sub->safe_psql('codesub', q{SELECT nextval_code('match_seq')}), '0 AAA',
+   'initial sync and binary apply skip the records of code sequences');
+$sub->safe_psql('codesub', 'DROP SUBSCRIPTION codesub');
+
 # A charset the subscriber has with other symbols: the apply worker refuses it.
 $sub->safe_psql('regsub', q{SELECT idseq_create_charset('clash', 'xyz')});
 $pub->safe_psql('regpub', q{SELECT idseq_create_charset('clash', 'zyx')});
