@@ -301,7 +301,7 @@ CREATE MATERIALIZED VIEW regress_shadow_mv AS SELECT 'A'::idseq_home.lexid AS c;
 -- one), a code sequence
 SELECT idseq_home.idseq_create_charset('regress_shadow_cs', 'MN');
 SELECT idseq_home.idseq_create_charset('regress_shadow_cs', 'NM');
-SELECT idseq_home.snowflake_create_layout('regress_shadow_layout', '2020-01-01 00:00:00+00', 'time:41,seq:12');
+SELECT idseq_home.snowflake_create_layout('regress_shadow_layout', '2020-01-01 00:00:00+00', 'time:41,seq:11');
 SELECT idseq_home.snowflake_create_layout('regress_shadow_layout', '2020-01-01 00:00:00+00', 'time:41');
 SELECT idseq_home.create_code_sequence('regress_shadow_codes', 2, 'regress_shadow_cs');
 SELECT idseq_home.nextval_code('regress_shadow_codes', 'regress_shadow_cs');

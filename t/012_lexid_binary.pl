@@ -65,6 +65,17 @@ is($node->safe_psql('b', 'SELECT string_agg(code::text, \',\' ORDER BY code) FRO
    'but orders them by the receiving definition (documented)');
 is($node->safe_psql('b', q{SELECT lexid_rank('p'::lexid(perm))}), '3', "and ranks them by it ('p' is rank 1 in a, 3 in b)");
 
+# ---- a same-named case-insensitive charset stores its own canonical spelling (documented) ----
+$node->safe_psql('a', qq{SELECT idseq_create_charset('fold', 'aBc');
+    CREATE TABLE fcodes (id int PRIMARY KEY, code lexid(fold));
+    INSERT INTO fcodes VALUES (1, 'aB'), (2, 'Bc');
+    COPY fcodes TO '$dir/fcodes.txt'});
+$node->safe_psql('b', qq{SELECT idseq_create_charset('fold', 'abc', true);
+    CREATE TABLE fcodes (id int PRIMARY KEY, code lexid(fold));
+    COPY fcodes FROM '$dir/fcodes.txt'});
+is($node->safe_psql('b', q{SELECT string_agg(code::text, ',' ORDER BY id) FROM fcodes}), 'ab,bc',
+   'text COPY into a case-insensitive charset of the same name stores its canonical spelling');
+
 # ---- built-in charsets keep 1.1's binary form (a 1.1 receiver reads it); custom ones carry the fingerprint ----
 is($node->safe_psql('a', q{SELECT get_byte(lexid_send('Az'::lexid(base62)), 0), get_byte(lexid_send('ab'::lexid(tag)), 0),
                                   get_byte(lexid_send('ab'::lexid), 0), length(lexid_send('ab'::lexid(tag)))}),

@@ -59,6 +59,12 @@ for my $enc (qw(UTF8 LATIN1 EUC_JP SQL_ASCII)) {
         ($ret, $out, $err) = $node->psql($db, "\\set VERBOSITY verbose\nSELECT ($sample{$enc})::lexid(tag)");
         like($err, qr/22P02: invalid character "\\x[0-9A-F]{2}(\\x[0-9A-F]{2})*" at position 1 in "(\\x[0-9A-F]{2})+[a-z]*"/,
              "$enc: non-ASCII input is 22P02 quoted byte by byte");
+        # also without a charset: an untyped value (SQL_ASCII kept bytes that were valid UTF-8)
+        ($ret, $out, $err) = $node->psql($db, "\\set VERBOSITY verbose\nSELECT ($sample{$enc})::lexid");
+        like($err, qr/22P02: invalid (character|byte) "\\x[0-9A-F]{2}(\\x[0-9A-F]{2})*" at position 1 in /,
+             "$enc: non-ASCII input of an untyped lexid is 22P02");
+        ($ret, $out, $err) = $node->psql($db, "SELECT lexid_send(($sample{$enc})::lexid)");
+        is($ret != 0 && $out eq '', 1, "$enc: ... and no value is made of it");
         ($ret, $out, $err) = $node->psql($db, "SELECT idseq_decode('x' || $sample{$enc}, 'tag')");
         like($err, qr/invalid symbol "\\x[0-9A-F]{2}/, "$enc: codecs quote non-ASCII input byte by byte");
     }

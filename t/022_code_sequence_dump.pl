@@ -29,6 +29,24 @@ is($src->safe_psql('postgres', q{SELECT string_agg(code::text, ' ' ORDER BY n) F
     '222222 222223 222224', 'an untyped seed in a default is read in the column charset');
 is($src->safe_psql('postgres', q{SELECT last_value FROM order_no_seq}), '3', 'no sequence value burnt');
 
+# Rows that name no sequence of the database must not reach a dump: one such row failed the
+# restore's whole COPY of the table, and every code sequence lost its charset. A temporary
+# code sequence (gone at session end, DISCARD TEMP or ON COMMIT DROP, which fire no sql_drop
+# event) is not recorded; a row left behind by an older version (a bare OID, made here with
+# the check trigger off) is left out of dumps by the table's dump filter.
+$src->safe_psql('postgres', q{SELECT create_code_sequence('pg_temp.scratch', 3, 'hex')});
+$src->safe_psql('postgres', q{BEGIN; CREATE TEMP TABLE tt (c int) ON COMMIT DROP;
+    SELECT create_code_sequence('pg_temp.scratch2', 3, 'hex');
+    ALTER SEQUENCE pg_temp.scratch2 OWNED BY pg_temp.tt.c; COMMIT;
+    SELECT create_code_sequence('pg_temp.scratch3', 3, 'hex'); DISCARD TEMP;});
+is($src->safe_psql('postgres', q{SELECT string_agg(seq::text, ' ') FROM idseq_code_sequences}), 'desk_seq',
+    'temporary code sequences leave no record behind');
+$src->safe_psql('postgres', q{
+    ALTER TABLE idseq_code_sequences DISABLE TRIGGER idseq_code_sequences_check;
+    INSERT INTO idseq_code_sequences VALUES (4000000000::oid::regclass, 'hex');
+    ALTER TABLE idseq_code_sequences ENABLE TRIGGER idseq_code_sequences_check;
+});
+
 my $dst = PostgreSQL::Test::Cluster->new('dst');
 $dst->init;
 $dst->start;
@@ -42,6 +60,7 @@ $src->command_ok([ 'pg_dump', '-f', "$dir/dump.sql", '-d', $src->connstr('postgr
 $dst->safe_psql('postgres', 'CREATE DATABASE plain');
 $dst->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', "$dir/dump.sql", '-d', $dst->connstr('plain') ],
     'psql < plain dump');
+unlike(slurp_file("$dir/dump.sql"), qr/^4000000000\t/m, 'the row of a missing sequence is left out of the dump');
 like(slurp_file("$dir/dump.sql"), qr/nextval_lexid\('public\.order_no_seq'::regclass, '222222'::public\.lexid\(noambig/,
     'the dump holds the typed seed');
 

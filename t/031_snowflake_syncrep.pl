@@ -55,7 +55,9 @@ max_connections = 20
 
 for my $path ('shared', 'plain') {
     my $primary = new_primary("sync_primary_$path", $path, 0);
-    $primary->safe_psql('postgres', "SELECT snowflake_create_layout('$_', '2020-01-01', 'time:41,node:10')")
+    # (each with an epoch of its own: a layout identical to another is refused)
+    my $day = 0;
+    $primary->safe_psql('postgres', "SELECT snowflake_create_layout('$_', '2020-01-0" . ++$day . "', 'time:41,node:10')")
       for @holes;
     $primary->backup('base');
     my $standby = PostgreSQL::Test::Cluster->new("sync_standby_$path");

@@ -118,8 +118,11 @@ for my $path ('shared', 'plain') {
     # Found by an outside attacker (ids ahead of the clock for any reason used to go on
     # without waiting, so sustained load widened the gap without limit). A layout of 2 ids
     # per ms, whose unit fills at once: every burst below is above its capacity.
-    $node->safe_psql('postgres', "SELECT snowflake_create_layout('tiny_$path', '2024-01-01+00', 'time:41,node:10,seq:1')");
-    $node->safe_psql('postgres', "SELECT snowflake_create_layout('tinyc_$path', '2024-01-01+00', 'time:41,node:10,seq:1')");
+    # (each with an epoch of its own: a layout identical to another is refused)
+    my $day = $path eq 'shared' ? 1 : 3;
+    $node->safe_psql('postgres', "SELECT snowflake_create_layout('tiny_$path', '2024-01-0$day+00', 'time:41,node:10,seq:1')");
+    $day++;
+    $node->safe_psql('postgres', "SELECT snowflake_create_layout('tinyc_$path', '2024-01-0$day+00', 'time:41,node:10,seq:1')");
     my $tiny = sub {
         my ($n, $layout) = @_;
         $layout //= "tiny_$path";

@@ -25,7 +25,7 @@ $node->safe_psql('postgres', q{
 $node->safe_psql('app', q{
     CREATE EXTENSION idseq;
     SELECT snowflake_create_layout('hourly_shared', '2024-01-01 00:00:00+00', 'time:30,node:4,seq:20', '1 hour');
-    SELECT snowflake_create_layout('hourly_plain', '2024-01-01 00:00:00+00', 'time:30,node:4,seq:20', '1 hour');
+    SELECT snowflake_create_layout('hourly_plain', '2024-01-02 00:00:00+00', 'time:30,node:4,seq:20', '1 hour');
     CREATE TABLE ids (layout text, id bigint, round int, PRIMARY KEY (layout, id));
     GRANT ALL ON ids TO alice;
 });
@@ -72,7 +72,7 @@ for my $path ('shared', 'plain') {
 # read as unknown, and the generator restarts above the durable mark as read then, also in a
 # session that read the mark before the reset: no id is issued again, without any crash.
 $node->safe_psql('app', q{
-    SELECT snowflake_create_layout('hourly_reset', '2024-01-01 00:00:00+00', 'time:30,node:4,seq:20', '1 hour')});
+    SELECT snowflake_create_layout('hourly_reset', '2024-01-03 00:00:00+00', 'time:30,node:4,seq:20', '1 hour')});
 for my $reset ('1', '1, true', '1, false') {
     my $tag = "setval(last, $reset)";
     $node->safe_psql('app', qq{

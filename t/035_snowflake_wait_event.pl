@@ -18,9 +18,9 @@ $node->start;
 $node->safe_psql('postgres', q{
     CREATE EXTENSION idseq;
     SELECT snowflake_create_layout('two_an_hour_shared', '2024-01-01 00:00:00+00', 'time:30,seq:1', '1 hour');
-    SELECT snowflake_create_layout('two_an_hour_plain', '2024-01-01 00:00:00+00', 'time:30,seq:1', '1 hour');
-    SELECT snowflake_create_layout('hourly_shared', '2024-01-01 00:00:00+00', 'time:30,node:4,seq:20', '1 hour');
-    SELECT snowflake_create_layout('hourly_plain', '2024-01-01 00:00:00+00', 'time:30,node:4,seq:20', '1 hour');
+    SELECT snowflake_create_layout('two_an_hour_plain', '2024-01-02 00:00:00+00', 'time:30,seq:1', '1 hour');
+    SELECT snowflake_create_layout('hourly_shared', '2024-01-03 00:00:00+00', 'time:30,node:4,seq:20', '1 hour');
+    SELECT snowflake_create_layout('hourly_plain', '2024-01-04 00:00:00+00', 'time:30,node:4,seq:20', '1 hour');
 });
 
 for my $path ('shared', 'plain') {

@@ -20,7 +20,8 @@ is($node->safe_psql('postgres', "SELECT setting || ' ' || context FROM pg_settin
     '2 postmaster', 'the setting is read at server start');
 $node->safe_psql('postgres', q{
     CREATE EXTENSION idseq;
-    SELECT snowflake_create_layout('l' || g, '2020-01-01 00:00:00+00', 'time:41,seq:12') FROM generate_series(1, 4) g;
+    SELECT snowflake_create_layout('l' || g, timestamptz '2020-01-01 00:00:00+00' + g * interval '1 day', 'time:41,seq:12')
+      FROM generate_series(1, 4) g;
 });
 
 # The slow path writes the last id into the layout's unlogged last-id sequence; the fast

@@ -271,6 +271,51 @@ is($sub->safe_psql('regsub', q{SELECT string_agg(format('%s %s', name, fields), 
    'lay time:40,node:6,seq:17', 'once created identically on the subscriber, the layout row is skipped');
 is($sub->safe_psql('regsub', q{SELECT count(*) FROM t}), '3', 'and the rows behind it arrive');
 
+# The charsets of code sequences are records of each database's own sequences: the apply
+# worker skips the rows of idseq_code_sequences, so that a publisher's record never attaches
+# to the subscriber's sequence of the same name (nor of the same OID in binary mode), and a
+# publisher dropping its sequence does not delete the subscriber's record.
+$sub->safe_psql('regsub', q{
+    CREATE SEQUENCE match_seq MINVALUE 0 MAXVALUE 17575 START 0 CYCLE;
+    SELECT create_code_sequence('own_seq', 2, 'digits');
+});
+$pub->safe_psql('regpub', q{
+    SELECT create_code_sequence('match_seq', 3, 'digits');
+    SELECT create_code_sequence('own_seq', 2, 'hex');
+    DROP SEQUENCE own_seq;
+    INSERT INTO t VALUES (4, 'l', 'a');
+});
+$pub->wait_for_catchup('regsub');
+is($sub->safe_psql('regsub', q{SELECT count(*) FROM t}), '4', 'rows after code sequences arrive');
+is($sub->safe_psql('regsub', q{SELECT string_agg(format('%s %s', seq, charset), ', ' ORDER BY seq::text)
+                                 FROM idseq_code_sequences}),
+   'own_seq digits', "the publisher's code-sequence records are skipped, the subscriber's own stays");
+is($sub->safe_psql('regsub', q{SELECT nextval_code('match_seq') || ' ' || nextval_code('own_seq')}), 'AAA 00',
+   "the subscriber's sequences read their own charsets");
+
+# The same in the initial table sync (a tablesync worker) and in binary mode, where a row
+# arrived as the publisher's OID.
+$pub->safe_psql('postgres', 'CREATE DATABASE codepub');
+$pub->safe_psql('codepub', q{
+    CREATE EXTENSION idseq;
+    SELECT create_code_sequence('match_seq', 3, 'digits');
+    CREATE PUBLICATION codepub FOR ALL TABLES;
+});
+$sub->safe_psql('postgres', 'CREATE DATABASE codesub');
+$sub->safe_psql('codesub', q{
+    CREATE EXTENSION idseq;
+    CREATE SEQUENCE match_seq MINVALUE 0 MAXVALUE 17575 START 0 CYCLE;
+});
+my $codeconn = $pub->connstr . ' dbname=codepub';
+$sub->safe_psql('codesub', "CREATE SUBSCRIPTION codesub CONNECTION '$codeconn' PUBLICATION codepub WITH (binary = true)");
+$sub->wait_for_subscription_sync($pub, 'codesub');
+$pub->safe_psql('codepub', q{SELECT create_code_sequence('later_seq', 2, 'hex')});
+$pub->wait_for_catchup('codesub');
+is($sub->safe_psql('codesub', q{SELECT count(*) FROM idseq_code_sequences}) . ' '
+     . $sub->safe_psql('codesub', q{SELECT nextval_code('match_seq')}), '0 AAA',
+   'initial sync and binary apply skip the records of code sequences');
+$sub->safe_psql('codesub', 'DROP SUBSCRIPTION codesub');
+
 # A charset the subscriber has with other symbols: the apply worker refuses it.
 $sub->safe_psql('regsub', q{SELECT idseq_create_charset('clash', 'xyz')});
 $pub->safe_psql('regpub', q{SELECT idseq_create_charset('clash', 'zyx')});

@@ -19,8 +19,8 @@
 # generator always does, but never more than ten minutes ahead of the clock (more than the
 # whole benchmark runs ahead, so the rows measure the generator, not the bound; section 4
 # prints how far ahead the ids were after the row). They use a layout of
-# their own with the built-in layout's definition (bench_tw), so that their ids, ahead of the
-# clock, never touch the other rows' generator.
+# their own with the built-in layout's fields and an epoch 1 ms later (bench_tw; an identical
+# layout is refused), so that their ids, ahead of the clock, never touch the other rows' generator.
 # pgEdge is built from its source release by ../pgedge.sh (PGEDGE_SNOWFLAKE_SRC) and preloaded
 # here (the cluster is restarted once with it in shared_preload_libraries and snowflake.node
 # set); without it its rows are skipped with a message. Prints tables; never fails on timing.
@@ -54,7 +54,7 @@ CREATE SEQUENCE bench_pg.c1;
 CREATE SEQUENCE bench_pg.c100 CACHE 100;
 SELECT snowflake_create_layout('bench_w18', '2010-11-04 01:42:54.657+00', 'time:41,node:4,seq:18')
  WHERE NOT EXISTS (SELECT FROM snowflake_layouts WHERE name = 'bench_w18');
-SELECT snowflake_create_layout('bench_tw', '2010-11-04 01:42:54.657+00', 'time:41,node:10,seq:12')
+SELECT snowflake_create_layout('bench_tw', '2010-11-04 01:42:54.658+00', 'time:41,node:10,seq:12')
  WHERE NOT EXISTS (SELECT FROM snowflake_layouts WHERE name = 'bench_tw');
 -- ns per id of expr in bursts of batch ids, each burst started at a fresh millisecond (the
 -- loop lives in a function of its own, so the burst's statement is planned once).
@@ -166,7 +166,7 @@ for i in 1 2 3; do
 done
 [ -n "$pgedge" ] && cap "pgEdge snowflake.nextval()" "snowflake.nextval()" 22 1672531200000
 ahead 600000
-cap "$ahead_label" "snowflake_nextval('bench_tw')" 22 1288834974657
+cap "$ahead_label" "snowflake_nextval('bench_tw')" 22 1288834974658
 ahead 0
 
 echo

@@ -78,7 +78,7 @@ void parse(const Charset& cs, std::string_view text, Digits& out, bool allow_emp
     }
 }
 
-void check_spelling(std::string_view text)
+void check_spelling(std::string_view text, bool ascii_only)
 {
     if (text.empty())
         fail(ErrorKind::Syntax, "invalid input syntax for type lexid: \"\"", "A lexid value has at least one symbol.");
@@ -95,6 +95,11 @@ void check_spelling(std::string_view text)
                  "invalid byte \"" + describe_char(ch) + "\" at position " + std::to_string(pos) + " in \"" + shown(text) +
                      "\"",
                  "A lexid value is UTF-8 text.");
+        if (ascii_only && cp >= 0x80)
+            fail(ErrorKind::Syntax,
+                 "invalid character \"" + describe_char(ch) + "\" at position " + std::to_string(pos) + " in \"" +
+                     shown(text) + "\"",
+                 "In a database whose encoding is not UTF8, a lexid value is ASCII text.");
         if (!symbol_code_point(cp))
             fail(ErrorKind::Syntax,
                  "invalid character \"" + describe_blank(cp, ch) + "\" at position " + std::to_string(pos) + " in \"" +

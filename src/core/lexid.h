@@ -28,8 +28,10 @@ void parse(const Charset& cs, std::string_view text, Digits& out, bool allow_emp
 // Checks the spelling of a value written without a charset (an untyped literal), by rules
 // that no charset's definition can change: non-empty, valid UTF-8, at most kMaxLength
 // characters, and no character that no charset may hold (symbol_code_point). Whether the
-// symbols belong to a charset is checked where the value meets one (parse). Errors: Syntax.
-void check_spelling(std::string_view text);
+// symbols belong to a charset is checked where the value meets one (parse). With ascii_only
+// (a database whose encoding is not UTF-8, where only ASCII means the same as in UTF-8), a
+// non-ASCII character is refused too. Errors: Syntax.
+void check_spelling(std::string_view text, bool ascii_only = false);
 
 // Whether text parses in the charset (non-empty, every symbol known, at most kMaxLength).
 bool valid(const Charset& cs, std::string_view text) noexcept;

@@ -159,7 +159,10 @@ void check_symbols_encoding(const char* name, const char* symbols)
 
 Datum literal_to_datum(const char* str, size_t len)
 {
-    run([&] { lex::check_spelling(std::string_view(str, len)); });
+    // Outside UTF8 databases only ASCII reads the same as in UTF-8 (and no charset has
+    // another symbol there): SQL_ASCII would otherwise keep any bytes that happen to be UTF-8.
+    const bool ascii_only = GetDatabaseEncoding() != PG_UTF8;
+    run([&] { lex::check_spelling(std::string_view(str, len), ascii_only); });
     Lexid* v = (Lexid*) palloc0(LEXID_HDRSZ + len);
     SET_VARSIZE(v, LEXID_HDRSZ + len);
     memcpy(VARDATA(v) + sizeof(int32), str, len);

@@ -675,9 +675,14 @@ bool code_sequences_rel(FunctionCallInfo fcinfo, Oid* rel, Oid* index)
     return OidIsValid(*index);
 }
 
+// A temporary sequence is not recorded: it goes away at session end, DISCARD TEMP or ON
+// COMMIT DROP without the sql_drop event that deletes a row, and its row would stay as a
+// bare OID that a later sequence could inherit (nextval_code(seq, charset) names it).
 void remember_code_charset(FunctionCallInfo fcinfo, Oid seq, const Charset* cs)
 {
     Oid relid, indexid;
+    if (get_rel_persistence(seq) == RELPERSISTENCE_TEMP)
+        return;
     if (!code_sequences_rel(fcinfo, &relid, &indexid))
         return;
     Relation rel = table_open(relid, RowExclusiveLock);

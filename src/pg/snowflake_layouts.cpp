@@ -486,6 +486,28 @@ void create_layout(const char* name, TimestampTz epoch, text* canonical, Interva
                             errhint("Layouts cannot be redefined; create one under another name.")));
         }
     }
+    {
+        // A twin (same epoch, fields and time unit under another name) would have its own
+        // generator and issue the same ids as the other on one node. Refused here only: a
+        // registry row (a restore of a database that has twins already) is accepted.
+        Oid types[3] = {TIMESTAMPTZOID, TEXTOID, INTERVALOID};
+        Datum values[3] = {TimestampTzGetDatum(epoch), PointerGetDatum(canonical), IntervalPGetDatum(unit)};
+        const char* same = "l.epoch OPERATOR(pg_catalog.=) $1 AND l.fields OPERATOR(pg_catalog.=) $2"
+                           " AND l.time_unit OPERATOR(pg_catalog.=) $3";
+        spi_run(psprintf("SELECT l.name FROM %s.idseq_snowflake_builtin_layouts() l WHERE %s"
+                         " UNION ALL SELECT l.name FROM %s l WHERE %s LIMIT 1",
+                         schema, same, registry_name, same),
+                3, types, values, SPI_OK_SELECT);
+        if (SPI_processed > 0) {
+            const char* twin = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+            ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT),
+                            errmsg("snowflake layout \"%s\" would be identical to layout \"%s\"", name, twin),
+                            errdetail("Both would have the epoch, fields and time unit given; layouts with separate "
+                                      "generators issue the same ids on one node."),
+                            errhint("Use layout \"%s\", or give the new layout another epoch, fields or time unit.",
+                                    twin)));
+        }
+    }
     char state_name[NAMEDATALEN], last_name[NAMEDATALEN];
     sequence_names(name, nsp, state_name, last_name);
     const char* state_q = psprintf("%s.%s", schema, quote_identifier(state_name));

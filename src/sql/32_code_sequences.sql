@@ -12,7 +12,13 @@ CREATE TABLE @extschema@.idseq_code_sequences (
 );
 COMMENT ON TABLE @extschema@.idseq_code_sequences IS
     'the charset of each sequence made by create_code_sequence(), read by nextval_code() without a charset';
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_code_sequences', '');
+-- A dump carries the rows of existing sequences that are not temporary: a row that outlived
+-- its sequence (a temporary one dropped at session end, by DISCARD TEMP or ON COMMIT DROP,
+-- which fire no sql_drop event) would be a bare OID that fails the restore's whole COPY.
+-- pg_dump appends the filter to its SELECT of the table, under an empty search_path.
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_code_sequences',
+    'WHERE EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) seq::pg_catalog.oid'
+    ' AND c.relkind OPERATOR(pg_catalog.=) ''S'' AND c.relpersistence OPERATOR(pg_catalog.<>) ''t'')');
 GRANT SELECT ON @extschema@.idseq_code_sequences TO PUBLIC;
 -- The database's owner restores the rows (as it restores charsets); a row may only name a
 -- sequence of the inserting role.
@@ -20,6 +26,14 @@ GRANT INSERT ON @extschema@.idseq_code_sequences TO pg_database_owner;
 CREATE FUNCTION @extschema@.idseq_code_sequences_check() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
+    -- A row of a relation that does not exist (a bare OID, as dumps of 1.2 carry for a
+    -- temporary sequence gone at session end) or of a temporary sequence is skipped, so that
+    -- a restore keeps every other row; temporary sequences are not recorded.
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_class c
+                    WHERE c.oid OPERATOR(pg_catalog.=) NEW.seq::pg_catalog.oid
+                      AND c.relpersistence OPERATOR(pg_catalog.<>) 't') THEN
+        RETURN NULL;
+    END IF;
     IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_class c
                     WHERE c.oid OPERATOR(pg_catalog.=) NEW.seq::pg_catalog.oid
                       AND c.relkind OPERATOR(pg_catalog.=) 'S'

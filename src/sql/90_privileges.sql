@@ -58,6 +58,17 @@ BEGIN
                 USING ERRCODE = 'insufficient_privilege',
                       DETAIL = pg_catalog.format('Snowflake layout "%s" would write it.', NEW.name);
         END IF;
+        -- the generator sets marks up to the largest bigint (and -1 for none) with setval
+        IF NOT EXISTS (SELECT 1 FROM pg_sequence q
+                        WHERE q.seqrelid = s.seq AND q.seqtypid = 'pg_catalog.int8'::pg_catalog.regtype
+                          AND q.seqincrement > 0 AND q.seqmin <= -1 AND q.seqmax = 9223372036854775807
+                          AND NOT q.seqcycle) THEN
+            RAISE EXCEPTION 'sequence % cannot hold the % of snowflake layout "%"', s.seq::regclass,
+                            CASE s.role WHEN 'state' THEN 'high-water mark' ELSE 'last id' END, NEW.name
+                USING ERRCODE = 'invalid_parameter_value',
+                      DETAIL = 'A layout''s sequences are ascending bigint sequences without CYCLE, from -1 to the largest bigint.',
+                      HINT = 'Create them as snowflake_create_layout() does: CREATE SEQUENCE ... MINVALUE -1 START -1.';
+        END IF;
     END LOOP;
     RETURN NULL;
 END $$;
@@ -66,10 +77,10 @@ CREATE TRIGGER idseq_layout_registry_1_check AFTER INSERT ON @extschema@.idseq_l
 
 -- Then the registry adopts them, as snowflake_create_layout leaves them: owned by the
 -- registry's owner, dropped with it (OWNED BY), readable and settable (for pg_dump and
--- pg_restore) by the database owner, and gives the layout its guard, which only the
--- extension's owner writes (a lowered state sequence changes nothing: 42_snowflake_guard.sql).
--- SECURITY DEFINER, because the inserting role cannot
--- give its sequences to the registry's owner; nobody may call it or attach it to a trigger
+-- pg_restore) by the database owner and by no other role (grants made before are revoked:
+-- 76_border_fixes.sql), and gives the layout its guard, which only the extension's owner
+-- writes (a lowered state sequence changes nothing: 42_snowflake_guard.sql).
+-- SECURITY DEFINER, because the inserting role cannot give its sequences to the registry's owner; nobody may call it or attach it to a trigger
 -- of their own (no EXECUTE), and it acts only on rows the trigger above accepted.
 CREATE FUNCTION @extschema@.idseq_layout_registry_adopt() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
@@ -91,7 +102,8 @@ BEGIN
                           AND d.refclassid = 'pg_class'::regclass AND d.refobjid = reg) THEN
             EXECUTE pg_catalog.format('ALTER SEQUENCE %s OWNED BY %s.name', seq, reg);
         END IF;
-        EXECUTE pg_catalog.format('GRANT SELECT, UPDATE ON SEQUENCE %s TO pg_database_owner', seq);
+        -- only the documented privileges: grants made before the adoption are revoked
+        PERFORM @extschema@.idseq_layout_sequence_privileges(seq);
     END LOOP;
     -- and its guard, the mark nobody else writes (42_snowflake_guard.sql)
     PERFORM @extschema@.idseq_layout_guard(NEW.state_seq);

@@ -163,3 +163,8 @@ COMMENT ON FUNCTION @extschema@.idseq_sf_partition_list(regclass) IS
     'internal: the partitions of a parent with their bigint range bounds (NULL for MINVALUE and MAXVALUE)';
 COMMENT ON FUNCTION @extschema@.idseq_sf_partition_bound(timestamptz, text, timestamptz, timestamptz) IS
     'internal: the partition bound of a time: the smallest id of its unit, clamped at the layout''s epoch, NULL (MAXVALUE) after its last time';
+-- borders of the registries (1.3)
+COMMENT ON FUNCTION @extschema@.idseq_layout_sequence_privileges(regclass) IS
+    'internal: gives a layout''s sequence exactly the documented privileges (its owner''s, SELECT and UPDATE for the database owner)';
+COMMENT ON FUNCTION @extschema@.idseq_code_sequences_replica() IS
+    'internal: a logical replication worker skips the rows of idseq_code_sequences (they name sequences of the publisher)';

@@ -363,6 +363,17 @@ TEST(Lexid, CheckSpellingIsLexical)
     EXPECT_TRUE(symbol_code_point('!'));
 }
 
+// Outside UTF-8 databases only ASCII reads the same: ascii_only refuses any other character.
+TEST(Lexid, CheckSpellingAsciiOnly)
+{
+    using idseq::unit::error_of;
+    EXPECT_NO_THROW(lex::check_spelling("AB!~", true));
+    Error e = error_of([] { lex::check_spelling("a\xC3\xA9", true); });
+    EXPECT_EQ(e.kind(), ErrorKind::Syntax);
+    EXPECT_NE(std::string(e.what()).find("at position 2"), std::string::npos);
+    EXPECT_NO_THROW(lex::check_spelling("a\xC3\xA9"));
+}
+
 // Callers tell errors apart by their reason, never by their message text.
 TEST(Lexid, InvalidSymbolHasItsReason)
 {

@@ -1,0 +1,1 @@
+../../76_border_fixes.sql
