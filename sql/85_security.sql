@@ -164,8 +164,8 @@ CREATE SEQUENCE idseq_home.idseq_sf_state_regress_planted;
 CREATE UNLOGGED SEQUENCE idseq_home.idseq_sf_last_regress_planted;
 CREATE TABLE idseq_home.idseq_sf_last_regress_planted_too (x integer);
 RESET ROLE;
-SELECT idseq_home.snowflake_create_layout('regress_planted', '2020-01-01 00:00:00+00', 'time:41,seq:12');
-SELECT idseq_home.snowflake_create_layout('regress_planted_too', '2020-01-01 00:00:00+00', 'time:41,rand:12');
+SELECT idseq_home.snowflake_create_layout('regress_planted', '2020-01-02 00:00:00+00', 'time:41,seq:12');
+SELECT idseq_home.snowflake_create_layout('regress_planted_too', '2020-01-02 00:00:00+00', 'time:41,rand:12');
 -- each layout has sequences of its own (not the planted ones), owned as the registry is
 SELECT r.name, s.relname LIKE 'idseq\_sf\_state\_regress\_planted%' AS state_name,
        l.relname LIKE 'idseq\_sf\_last\_regress\_planted%' AS last_name,
