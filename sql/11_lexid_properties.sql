@@ -1,4 +1,4 @@
--- lexid's operator classes checked against an independent oracle (issue 9): lexid_rank,
+-- lexid's operator classes checked against an independent oracle: lexid_rank,
 -- the 1-based shortlex rank, orders values exactly as the type must. Random values of every
 -- length 1..1024 over every built-in charset, a multibyte custom one, a 256-symbol one and
 -- one named with an SQL keyword; sorts (abbreviated keys), btrees built by CREATE INDEX and
@@ -78,7 +78,7 @@ END $$;
 SELECT p.* FROM idseq_charsets c, LATERAL pg_temp.props(c.name) p
  WHERE c.builtin OR c.name IN ('prop_mb', 'prop_256', 'select') ORDER BY c.name;
 
--- ===== the repro of finding 1: values longer than 255 symbols =====
+-- ===== values longer than 255 symbols =====
 CREATE TABLE lng (v lexid(base36));
 INSERT INTO lng SELECT repeat('0', 300 - g % 50)::lexid(base36) FROM generate_series(1, 2000) g;
 INSERT INTO lng SELECT repeat('Z', 256)::lexid(base36) FROM generate_series(1, 2000) g;
@@ -86,7 +86,7 @@ SELECT count(*) AS out_of_order FROM (SELECT v, lag(v) OVER (ORDER BY v) p FROM 
 CREATE INDEX lng_v_idx ON lng (v);
 SELECT bt_index_parent_check('lng_v_idx', heapallindexed => true);
 
--- ===== untyped values (finding 6) =====
+-- ===== untyped values =====
 -- output is the spelling as written, and reads back to the same bytes
 SELECT 'Ab'::lexid AS a, '-_'::lexid AS b, 'ab'::lexid::text AS t, lexid_charset('ab'::lexid) AS cs;
 SELECT lexid_send(x) = lexid_send(x::text::lexid) AS round_trip, lexid_send(x)
@@ -147,7 +147,7 @@ EXECUTE p_varchar('aB');
 RESET plan_cache_mode;
 EXECUTE p_array('{a,A,zz,ZZ}');
 
--- ===== a stored lexid names its charset (finding 6) =====
+-- ===== a stored lexid names its charset =====
 -- each stored form without a charset is refused with 42611
 SELECT * FROM expect_error($$CREATE TABLE plain_t (x lexid)$$);
 SELECT * FROM expect_error($$CREATE TEMP TABLE plain_tt (x lexid)$$);
@@ -192,7 +192,7 @@ RESET ROLE;
 REVOKE CREATE ON SCHEMA public FROM regress_lexid_user;
 DROP ROLE regress_lexid_user;
 
--- ===== a keyword as a charset name (finding 7) =====
+-- ===== a keyword as a charset name =====
 CREATE TABLE kw (v lexid(select, 'xy'));
 CREATE TABLE kw (v lexid("select", 'xy'));
 CREATE TABLE kw2 (v lexid("select"));
@@ -200,17 +200,17 @@ INSERT INTO kw VALUES ('xyy');
 SELECT v, format_type(atttypid, atttypmod) FROM kw, pg_attribute WHERE attrelid = 'kw'::regclass AND attname = 'v';
 SELECT 'yx'::lexid("select", 'xy') AS quoted_typmod, 'yx'::lexid("select") + 1 AS plus_one;
 
--- ===== a charset folding to one class cannot count in base 1 (finding 5) =====
+-- ===== a charset folding to one class cannot count in base 1 =====
 SELECT idseq_create_charset('xx', 'xX');
 SELECT * FROM expect_error($$SELECT lexical_add('x', 'xx', 200000000, true)$$);
 SELECT lexical_add('x', 'xx', 200000000, false) AS case_sensitive;
 
--- ===== lexid_from_rank bounds the rank before reading it (finding 8) =====
+-- ===== lexid_from_rank bounds the rank before reading it =====
 SELECT * FROM expect_error($$SELECT lexid_from_rank(('1' || repeat('0', 131000))::numeric, 'base36')$$);
 SELECT * FROM expect_error($$SELECT lexid_from_rank(('-1' || repeat('0', 131000))::numeric, 'base36')$$);
 SELECT lexid_from_rank(('1.' || repeat('0', 16000))::numeric, 'base36') AS one_with_zeros;
 
--- ===== a stored digit outside its charset is a clean error, never a crash (finding 4) =====
+-- ===== a stored digit outside its charset is a clean error, never a crash =====
 -- A damaged value made by hand, through a binary cast from bytea: charset id 5 (base36,
 -- little-endian), digits 1 and 36 (one past the last).
 CREATE CAST (bytea AS lexid) WITHOUT FUNCTION;

@@ -1,4 +1,4 @@
--- The charset registry cache (issue 9, findings 2, 4, 8 and 9): no cached pointer outlives
+-- The charset registry cache: no cached pointer outlives
 -- its definition, a rolled-back definition is never used again, over-long names are refused
 -- before any lookup, and the self-describing type modifier in a read-only transaction.
 -- 2PC, concurrent sessions and memory under subtransaction-abort loops: t/091_charset_cache.pl.
@@ -19,7 +19,7 @@ SELECT idseq_create_charset('abcd', 'abcd');
 SELECT create_code_sequence('star_codes', 3, 'stars');
 GRANT USAGE ON SEQUENCE star_codes TO regress_idseq_cache_user;
 
--- ===== finding 2: a call site's cached charset survives every other lookup =====
+-- ===== a call site's cached charset survives every other lookup =====
 -- An untyped literal that no built-in charset reads makes the cache read every registry
 -- row; before, that replaced the entries that code_format's call site still pointed to
 -- (freed memory: a crash with a multibyte charset, wrong codes with an ASCII one).
@@ -119,7 +119,7 @@ SELECT idseq_create_charset('abcd', 'dcba');
 SELECT code_format(1, 2, 'abcd');
 SELECT idseq_create_charset('stars', '★☆✦✧');
 
--- ===== finding 8: a charset name longer than any can be is refused up front =====
+-- ===== a charset name longer than any can be is refused up front =====
 -- 22023, without echoing the name (a megabyte here; the issue's 100 MB took 10 s before).
 SET ROLE regress_idseq_cache_user;
 SELECT * FROM expect_error($$SELECT code_format(1, 3, repeat('x', 1000000))$$);
@@ -131,7 +131,7 @@ SELECT state, message FROM expect_error($$SELECT code_format(1, 3, repeat('x', 6
 RESET ROLE;
 SELECT * FROM expect_error($$SELECT idseq_create_charset(repeat('x', 1000000), 'ab')$$);
 
--- ===== finding 9: the type modifier in a read-only transaction =====
+-- ===== the type modifier in a read-only transaction =====
 -- lexid_typmod_in registers the charset that a self-describing lexid(name, 'symbols')
 -- names when it is not registered (pg_dump writes that form so that tables can be created
 -- before the registry's rows are restored): a write, so it is labelled VOLATILE. A

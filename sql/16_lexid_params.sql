@@ -1,4 +1,4 @@
--- Driver parameters on an indexed lexid column (issue 12, finding 3): a lexid compared with
+-- Driver parameters on an indexed lexid column: a lexid compared with
 -- text or varchar (JDBC sends varchar, Npgsql text) is an index condition, in both argument
 -- orders, for = < <= > >=, in custom and generic plans; results agree with a sequential
 -- scan, text that does not read in the column's charset is 22P02, a case-insensitive

@@ -307,7 +307,7 @@ SELECT * FROM lexid_block('single', 'A'::lexid(upper));
 -- the block size follows ALTER SEQUENCE ... INCREMENT BY
 ALTER SEQUENCE single INCREMENT BY 10;
 SELECT * FROM lexid_block('single', 'A'::lexid(upper));
--- a smaller block size never reaches back into the last block (issue 18): before ALTER
+-- a smaller block size never reaches back into the last block: before ALTER
 -- SEQUENCE makes INCREMENT smaller, the sequence moves on to the end of the last block
 CREATE SEQUENCE nb INCREMENT BY 1000;
 SELECT * FROM lexid_block('nb', '00A000');

@@ -1,4 +1,4 @@
--- Field orders (issue 10, finding 2). The generator fills time with the clock, node with a
+-- Field orders. The generator fills time with the clock, node with a
 -- constant, seq with a counter restarted every unit and rand with random bits (without seq:
 -- a counter started at a random offset), so its ids increase only when time comes before
 -- seq and rand and seq before rand; node may go anywhere. snowflake_create_layout refuses

@@ -1,4 +1,4 @@
--- Time predicates on snowflake ids (issue 19, section 1; src/pg/snowflake_time_quals.cpp).
+-- Time predicates on snowflake ids (src/pg/snowflake_time_quals.cpp).
 -- snowflake_timestamp(id, layout) compared with a timestamp, on a time-first layout, gets
 -- the implied condition on id: an index on id serves it and partitions BY RANGE (id) are
 -- pruned. The user's predicate stays and keeps filtering; the rows are a sequential scan's.

@@ -1,4 +1,4 @@
--- Partitions by date (issue 19 section 2): snowflake_create_partitions() and
+-- Partitions by date: snowflake_create_partitions() and
 -- snowflake_retire_partitions() create, name and retire the partitions of a table
 -- partitioned BY RANGE on a snowflake id, by date, without the user computing an id.
 \pset null '(null)'

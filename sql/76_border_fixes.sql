@@ -1,4 +1,4 @@
--- Borders of the registries (issue 18): sequences a layout row takes over, twins of a
+-- Borders of the registries: sequences a layout row takes over, twins of a
 -- layout, temporary code sequences and rows of missing sequences.
 SET TimeZone = 'UTC';
 \set VERBOSITY default

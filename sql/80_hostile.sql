@@ -1,4 +1,4 @@
--- A catalogue of hostile input (issue 6). Every function of the extension is fed NULLs,
+-- A catalogue of hostile input. Every function of the extension is fed NULLs,
 -- empty strings, white space, control and multi-byte characters, a megabyte of input,
 -- INT64_MIN / INT64_MAX counts, extreme widths, unknown names and objects of the wrong shape.
 -- Each case must end in a clean error with the SQLSTATE the contract calls for (never

@@ -1,4 +1,4 @@
--- Privileges and script security (issue 6).
+-- Privileges and script security.
 --
 -- Part 1, in the style of contrib/seg's security test: the install script and the
 -- extension's SQL objects are safe under a hostile search_path. An untrusted role plants

@@ -1,4 +1,4 @@
--- Honest labels (issue 6): every function, operator,
+-- Honest labels: every function, operator,
 -- operator class and cast of the extension with the properties the planner trusts.
 -- Volatility: i = IMMUTABLE, s = STABLE, v = VOLATILE; parallel: s = SAFE, r = RESTRICTED,
 -- u = UNSAFE; kind: f = function, a = aggregate.

@@ -1,4 +1,4 @@
--- Descriptions (issue 12, finding 4): every user-facing object of the extension has a
+-- Descriptions: every user-facing object of the extension has a
 -- COMMENT, so \df+, \do+, \dT+, \dv+ and \dC+ explain it. The query lists every member of
 -- the extension that lacks a description and is not exempt by one of the rules below;
 -- it must return no rows. A new object shows up here until it gets its COMMENT (in

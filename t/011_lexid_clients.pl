@@ -1,4 +1,4 @@
-# lexid through real clients (issue 9): every kind of value the type accepts survives
+# lexid through real clients: every kind of value the type accepts survives
 # pg_dump | psql byte for byte (keyword-named and multibyte custom charsets, arrays, domains,
 # composites, ranges, views of untyped literals); postgres_fdw ships what the user wrote;
 # abbreviated sorts give up when their keys stop telling values apart; a 1.1 database with

@@ -1,4 +1,4 @@
-# Driver parameters in a fresh session (issue 12, finding 3): a new connection whose first
+# Driver parameters in a fresh session: a new connection whose first
 # statement is PREPARE, with a text or varchar parameter (Npgsql, JDBC) or an untyped one,
 # gets an index scan on a lexid(charset) column, custom and generic plans alike. Nothing has
 # loaded the library when the statement is prepared (no idseq.* setting is defined yet, and

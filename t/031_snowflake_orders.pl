@@ -1,4 +1,4 @@
-# Field orders under concurrency (issue 10, finding 2): snowflake_create_layout refuses
+# Field orders under concurrency: snowflake_create_layout refuses
 # every field order whose ids cannot increase, and accepts 16 orders of the fields time,
 # node, seq and rand (time before seq and rand, seq before rand, node anywhere). Each
 # accepted order, with narrow seq and rand fields so that units run out and counters

@@ -1,4 +1,4 @@
-# Restarts and drift (issue 10, finding 3), with a long lease (idseq.snowflake_lease_ms =
+# Restarts and drift, with a long lease (idseq.snowflake_lease_ms =
 # 10 s) on both generator paths:
 #  - a clean restart costs no drift: the first id after it lies in the clock's unit, or right
 #    after the last id before it when that is later (shared memory: the postmaster saves the

@@ -1,4 +1,4 @@
-# Synchronous failover (issue 10, finding 1): with synchronous_standby_names set, no id may
+# Synchronous failover: with synchronous_standby_names set, no id may
 # be issued under a high-water mark the synchronous standby has not confirmed, so a promoted
 # standby never re-issues an id the old primary handed out. Three ways the old primary could
 # issue ids under an unconfirmed mark, each on its own layout, on both generator paths:

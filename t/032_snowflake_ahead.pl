@@ -1,4 +1,4 @@
-# idseq.snowflake_max_ahead_ms (issue 10, finding 6), on both generator paths:
+# idseq.snowflake_max_ahead_ms, on both generator paths:
 #  - 0 (the default): a burst never puts an id ahead of the clock (a spent millisecond waits
 #    for the next one);
 #  - 40 ms: a burst of a million ids (a quarter of a second of the layout's capacity) runs
@@ -115,8 +115,8 @@ for my $path ('shared', 'plain') {
     is($inc, 't', "$path, back to 0: ids increase");
     ok($max > $after, "$path, back to 0: above the ids before");
 
-    # Found by an outside attacker (ids ahead of the clock for any reason used to go on
-    # without waiting, so sustained load widened the gap without limit). A layout of 2 ids
+    # Ids ahead of the clock for any reason must still wait at the frontier, or sustained
+    # load would widen the gap without limit. A layout of 2 ids
     # per ms, whose unit fills at once: every burst below is above its capacity.
     # (each with an epoch of its own: a layout identical to another is refused)
     my $day = $path eq 'shared' ? 1 : 3;

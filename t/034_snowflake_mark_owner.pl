@@ -1,4 +1,4 @@
-# A database owner cannot lower a generator's durable high-water mark (issue 18, item 5).
+# A database owner cannot lower a generator's durable high-water mark.
 # The database owner (the predefined role pg_database_owner) may set the marks with setval,
 # because a pg_restore --no-owner of its own database writes them that way
 # (t/097_nonsuperuser.pl); lowering one must not let the generator go back under ids it issued

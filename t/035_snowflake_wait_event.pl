@@ -1,5 +1,5 @@
-# A snowflake_nextval that waits for the clock shows it in pg_stat_activity (issue 18, item
-# 5): wait_event_type Timeout, wait_event PgSleep, as pg_sleep() shows its own. A layout with
+# A snowflake_nextval that waits for the clock shows it in pg_stat_activity:
+# wait_event_type Timeout, wait_event PgSleep, as pg_sleep() shows its own. A layout with
 # hour units and a 1-bit seq field holds two ids per hour, so the third call of a session
 # waits for the next hour, on both generator paths; a cancel ends the wait. And a change of
 # node id does not wait: on a layout with hour units, the first id after the reload comes at

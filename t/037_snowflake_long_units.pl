@@ -1,4 +1,4 @@
-# Crash drift on layouts whose time unit is longer than the lease (issue 18, item 5): a
+# Crash drift on layouts whose time unit is longer than the lease: a
 # minute layout and a second layout, default lease (1 s), on both generator paths. Several
 # immediate stops in a row, each after a few ids: before 1.3 the durable mark covered whole
 # units, so every restart skipped the marked unit and the drift added up (a minute layout

@@ -1,4 +1,4 @@
-# Partitions by date, end to end (issue 19 section 2): a table of events partitioned by range
+# Partitions by date, end to end: a table of events partitioned by range
 # on snowflake ids, kept in daily partitions without the user computing an id.
 #  1. Plain PostgreSQL with snowflake_create_partitions / snowflake_retire_partitions: rows
 #     first land in the default partition, creating their day's partition is refused until they

@@ -10,7 +10,7 @@
 # memory, glibc's arenas.) A leak of a few bytes per call shows up as megabytes.
 #
 # Calls per function: 2,000,000 (the whole test then takes about 30 s on a 2-core machine);
-# IDSEQ_MEMORY_CALLS=10000000 runs the 10^7 of issue 6 (about two and a half minutes).
+# IDSEQ_MEMORY_CALLS=10000000 runs the 10^7 calls (about two and a half minutes).
 use strict;
 use warnings;
 use IPC::Run;

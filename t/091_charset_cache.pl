@@ -1,16 +1,16 @@
 # The charset registry cache under commits, aborts, subtransactions, two-phase commit and
-# concurrent sessions (issue 9, findings 2, 3 and 4).
+# concurrent sessions.
 #
-# - The crash of finding 2: a call site's cached charset and an untyped literal that makes
+# - The crash: a call site's cached charset and an untyped literal that makes
 #   the cache read every registry row, as a role that owns nothing; the server must not
 #   restart (no "terminated by signal" in its log).
-# - Memory of finding 3: PL/pgSQL loops of BEGIN ... EXCEPTION around charset lookups, with
+# - Memory: PL/pgSQL loops of BEGIN ... EXCEPTION around charset lookups, with
 #   successful and failing calls, with charsets created and rolled back inside, and with
 #   top-level rollbacks. The backend's RssAnon (private resident memory: palloc'd and C++
 #   heap alike) is read from /proc/<pid>/status after a warm-up run and after a run five
 #   times longer: it must not grow by 2 MB or more. Before the fix a failing call grew it
 #   by about 850 bytes per iteration (17 MB over the 20,000 iterations here).
-# - 2PC of finding 4, with a second session: the issue's repro exactly, PREPARE then COMMIT
+# - 2PC, with a second session: PREPARE then COMMIT
 #   PREPARED, and a session that waits on a prepared transaction's row.
 # - Charsets created by other sessions while one uses the registry.
 use strict;
@@ -96,7 +96,7 @@ sub no_crash
     unlike(slurp_file($node->logfile), qr/terminated by signal/, "$what: no backend crashed");
 }
 
-# ===== finding 2: the crash, as a role that owns nothing =====
+# ===== the crash, as a role that owns nothing =====
 my ($out, $err);
 ($out, $err) = Session->new($node, 'plain')->query(q{
     SELECT g, code_format(g, 3, 'stars'), repeat('★', g)::lexid IS NULL FROM generate_series(1, 3) g;
@@ -105,9 +105,9 @@ my ($out, $err);
 is($out, "1|★★☆|f\n2|★★✦|f\n3|★★✧|f\n1|☆|f\n2|✦|f\n3|✧|f",
     'code_format and lexical_add next to an untyped literal: right codes');
 is($err, '', 'and no error');
-no_crash('finding 2');
+no_crash('a cached charset');
 
-# ===== finding 3: memory under subtransaction aborts =====
+# ===== memory under subtransaction aborts =====
 my $mem = Session->new($node);
 my ($pid) = $mem->query('SELECT pg_backend_pid()');
 sub rss_anon_kb
@@ -158,7 +158,7 @@ is($out, 2, 'nothing created in the loops stayed');
 $mem->quit;
 no_crash('memory loops');
 
-# ===== finding 4: two-phase commit, with a second session =====
+# ===== two-phase commit, with a second session =====
 # The issue's repro, exactly.
 my $s1 = Session->new($node);
 my $s2 = Session->new($node);

@@ -1,4 +1,4 @@
-# Stored queries planned before the library is loaded (lexid2 finding 2). Without
+# Stored queries planned before the library is loaded. Without
 # shared_preload_libraries or session_preload_libraries, a fresh session plans a view's
 # query before anything has loaded idseq, so the planner hook does not type the view's
 # untyped literals: btree then compares them with each other (de-duplicating an IN list,

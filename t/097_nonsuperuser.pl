@@ -1,4 +1,4 @@
-# The non-superuser paths (issue 12, finding 2). An administrator creates the extension, a
+# The non-superuser paths. An administrator creates the extension, a
 # charset and a layout; the database's owner, an ordinary role, uses them, dumps the
 # database with pg_dump and restores it with pg_restore --no-owner into a new database of
 # its own where the administrator only ran CREATE EXTENSION. Everything arrives: the tables

@@ -1,4 +1,4 @@
--- Time predicates (issue 19, section 1): a filter on the ids' time beside the id range one
+-- Time predicates: a filter on the ids' time beside the id range one
 -- writes by hand, on 10^6 and 10^7 ids spread over 30 days up to now (built-in layout,
 -- primary key; bench/time_quals_size.sql, once per size).
 -- Without the planner's derived condition the first is a sequential scan over every row;

@@ -1,4 +1,4 @@
-// lexid compared with text through an index (issue 12, finding 3).
+// lexid compared with text through an index.
 //
 // Drivers send parameters as text (Npgsql) or varchar (JDBC; varchar is binary-coercible to
 // text), so `code = $1` resolves to the operator lexid = text, which no operator class of

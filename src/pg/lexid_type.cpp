@@ -324,7 +324,7 @@ const std::string& hash_key(Lexid* v)
 }
 
 // The last text an operator function read, and its digits, in flinfo->fn_extra: a scan
-// filter compares every row with the same text (issue 12, finding 3); reading it again for
+// filter compares every row with the same text; reading it again for
 // each row made `code >= 'A'::text` cost three times `code >= 'A'::lexid(base62)`.
 struct TextKeyCache {
     int32 charset_id;

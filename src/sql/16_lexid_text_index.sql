@@ -1,4 +1,4 @@
--- ===== lexid compared with text, through the index (since 1.2; issue 12, finding 3) =====
+-- ===== lexid compared with text, through the index (since 1.2) =====
 -- Drivers send parameters as text (Npgsql) or varchar (JDBC; varchar is binary-coercible
 -- to text, so `code = $1` resolves to lexid = text). A planner support function of the
 -- (lexid, text) and (text, lexid) comparison functions (src/pg/lexid_text_index.cpp) turns

@@ -1,4 +1,4 @@
--- ===== lexid_block (issue 18): a smaller INCREMENT never reaches back into the last block =====
+-- ===== lexid_block: a smaller INCREMENT never reaches back into the last block =====
 -- Since 1.2 (the upgrade from 1.1 is frozen in idseq--1.1--1.2.sql).
 -- lexid_block's blocks are v .. v + INCREMENT - 1: before ALTER SEQUENCE (or ALTER TABLE ...
 -- SET INCREMENT BY on an identity column) makes the step smaller, the sequence moves on so

@@ -1,5 +1,5 @@
 
--- ===== the generators' guards: marks only the extension writes (issue 18) =====
+-- ===== the generators' guards: marks only the extension writes =====
 -- Since 1.2 (the upgrade from 1.1 is frozen in idseq--1.1--1.2.sql).
 --
 -- A layout's state sequence (idseq_sf_state_...) carries its durable high-water mark through

@@ -1,4 +1,4 @@
--- ===== exact integer variants (issue 18) =====
+-- ===== exact integer variants =====
 -- Since 1.2 (the upgrade from 1.1 is frozen in idseq--1.1--1.2.sql).
 -- PostgreSQL prefers an exact match in any schema of the search_path over a match through an
 -- implicit cast: with only lexid + bigint, `code + 1` (an integer) would resolve to a

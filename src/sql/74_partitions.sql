@@ -1,4 +1,4 @@
--- ===== partitions by date (issue 19 section 2, version 1.3) =====
+-- ===== partitions by date (1.3) =====
 -- snowflake_create_partitions() and snowflake_retire_partitions() manage the partitions of a
 -- table partitioned BY RANGE on one bigint column of snowflake ids, by date: the bounds are
 -- snowflake_min_id() of the steps' starts, the names are the dates.

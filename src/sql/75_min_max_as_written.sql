@@ -1,4 +1,4 @@
--- ===== min() and max() of lexid values without a charset, as written (issue 18) =====
+-- ===== min() and max() of lexid values without a charset, as written =====
 -- The planner hook calls these in place of min(value) and max(value) when the value has no
 -- charset at plan time, as lexid_min_as_written(lexical_add(value, 0), value): the first
 -- argument orders (base36 unless typed), the second is returned as it came, so an untyped

@@ -1,4 +1,4 @@
--- ===== borders of the registries (issue 18, 1.3) =====
+-- ===== borders of the registries (1.3) =====
 
 -- The privileges of a layout's sequence, as snowflake_create_layout leaves them: all for its
 -- owner, SELECT and UPDATE for the database's owner (pg_dump reads the marks, pg_restore

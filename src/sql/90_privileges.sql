@@ -1,4 +1,4 @@
--- ===== privileges: what roles other than the extension's owner may do (issue 12) =====
+-- ===== privileges: what roles other than the extension's owner may do =====
 -- Everyone reads every catalog view. The database's owner (the predefined role
 -- pg_database_owner) may also add charsets and layouts and set the generators' high-water
 -- marks, which is what restoring a dump into a database it owns takes

@@ -255,7 +255,7 @@ TEST(Lexid, SubtractionCrossingLengths)
     EXPECT_THROW(lex::add(a, 10, INT64_MIN), Error);
 }
 
-// Issue 9, finding 1: abbreviated keys order like the values for every length up to 1024
+// Abbreviated keys order like the values for every length up to 1024
 // (the old key capped the length at 255), in every base from 2 to 256.
 TEST(Lexid, AbbreviatedKeysRespectTheOrder)
 {
@@ -286,7 +286,7 @@ TEST(Lexid, AbbreviatedKeysRespectTheOrder)
     EXPECT_GT(lex::abbrev_compare(lex::abbrev_key(zeros.data(), 300, 36, m), lex::abbrev_key(zs.data(), 256, 36, m)), 0);
 }
 
-// Issue 9, finding 4: a stored digit >= base is found, and formatting refuses it.
+// A stored digit >= base is found, and formatting refuses it.
 TEST(Lexid, DigitsOutsideTheBaseAreRefused)
 {
     const Charset& b36 = *builtin_charset("base36");
@@ -300,7 +300,7 @@ TEST(Lexid, DigitsOutsideTheBaseAreRefused)
     EXPECT_EQ(unit::kind_of([&] { lex::format(s, big.data(), big.size(), out); }), ErrorKind::Internal);
 }
 
-// Issue 9, finding 5: no charset makes the arithmetic count in base 1.
+// No charset makes the arithmetic count in base 1.
 TEST(Lexid, NoArithmeticInBaseOne)
 {
     Charset xx = Charset::make(3000, "xx", "xX", false);
@@ -317,7 +317,7 @@ TEST(Lexid, NoArithmeticInBaseOne)
     EXPECT_LE(d.size(), 64u);
 }
 
-// Issue 9, finding 8: the length bound comes before the (quadratic) parse; zeros after the
+// The length bound comes before the (quadratic) parse; zeros after the
 // point are fine whatever their number; messages quote a bounded excerpt.
 TEST(Lexid, FromRankBoundsFirst)
 {

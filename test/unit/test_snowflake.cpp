@@ -1433,7 +1433,7 @@ TEST(SnowflakeClockWaiter, TheGeneratorKeepsItsCapacityAtTheCap)
     EXPECT_LE(per_ms, 4096.0 * 201 / 200);
 }
 
-// ---- Finding 2: the field orders whose ids increase -------------------------------------------
+// ---- The field orders whose ids increase -------------------------------------------
 
 namespace {
 
@@ -1522,7 +1522,7 @@ TEST(SnowflakeLayout, GeneratorOrderRuleMatchesTheGenerator)
     EXPECT_EQ(e.hint(), "Use the fields in the order \"time:41,node:10,seq:8,rand:4\".");
 }
 
-// ---- Finding 3: restarts and drift ------------------------------------------------------------
+// ---- Restarts and drift ------------------------------------------------------------
 
 TEST(SnowflakeDurable, ResumeSavedContinuesRightAfterTheLastId)
 {
@@ -1910,8 +1910,8 @@ TEST(SnowflakePosition, AnotherNodesWordStartsANewUnit)
 // at every step, as when each session sets idseq.test_clock_offset_ms, or a clock that steps
 // back and forth) while demand is far above the capacity: the ids never get more than one
 // unit ahead of the latest clock plus ahead_units. The frontier's pace is the monotonic
-// clock's, so each disagreement cannot push the ids a unit further (an outside attacker's
-// finding: the relative lead of 1.2 let two sessions 1 ms apart run ids 1 s ahead in 5 s).
+// clock's, so each disagreement cannot push the ids a unit further (a lead measured from
+// each session's own clock would let two sessions 1 ms apart run ids 1 s ahead in 5 s).
 TEST(SnowflakeGenerator, DisagreeingClocksCannotRatchetTheIdsAhead)
 {
     Layout l = parse_layout("pair", 0, "time:40,seq:1", kMs); // 2 ids per unit

@@ -1,4 +1,4 @@
--- ===== borders of the registries (issue 18): the changed objects of 1.2 =====
+-- ===== borders of the registries: the changed objects of 1.2 =====
 -- The fresh install has these in the files named; an update from 1.2 replaces them here
 -- (CREATE OR REPLACE keeps their privileges and triggers).
 
