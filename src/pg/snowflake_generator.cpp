@@ -354,7 +354,7 @@ void raise_last_now(Slot* s, int64 unit)
 
 // First use of the slot since the server started (or since the layout's relations changed):
 // restart from the durable mark, and make the slow path's last id unknown. Lock-free issuers
-// see epoch 0 from the start of the set-up on, and drop an id whose compare-and-swap they
+// see setup 0 from the start of the set-up on, and drop an id whose compare-and-swap they
 // cannot prove came before it (nextval_fast).
 void init_slot(Entry* e)
 {
@@ -376,7 +376,7 @@ void init_slot(Entry* e)
         // definition): its last id is the last one issued, so the ids go on from it, with no
         // lease lost.
         const bool resume = s->saved && s->state_relid == e->state_relid && s->last_relid == e->last_relid;
-        pg_atomic_write_u32(&s->epoch, 0);
+        pg_atomic_write_u32(&s->setup, 0);
         pg_memory_barrier();
         GenState st{};
         bool done;
@@ -424,7 +424,7 @@ void init_slot(Entry* e)
             if (++s->generation == 0)
                 s->generation = 1;
             pg_write_barrier();
-            pg_atomic_write_u32(&s->epoch, s->generation);
+            pg_atomic_write_u32(&s->setup, s->generation);
         }
         SpinLockRelease(&s->mutex);
         if (!done)
@@ -510,16 +510,16 @@ inline void usable_reserved(Entry* e, const Slot* s, int32 node, int64& unit, in
 //    which the locked step handles, so the lock-free id never hides one;
 //  - a unit is issued only when Slot::reserved, read before the compare-and-swap, covers it,
 //    and reserved is written only after its mark is durable (reserve);
-//  - a set-up (init_slot) writes epoch 0 before it touches the word and a new epoch after:
-//    an issuer that finds the epoch changed after its compare-and-swap cannot tell whether
+//  - a set-up (init_slot) writes setup 0 before it touches the word and a new generation
+//    after: an issuer that finds setup changed after its compare-and-swap cannot tell whether
 //    its id came before the set-up, so it drops it (a gap) and starts over.
 // Returns false when the locked step must decide.
 bool try_lock_free(Entry* e, int32 node, int64 ahead, uint64 rnd, int64& id)
 {
     Slot* s = e->slot;
     for (;;) {
-        const uint32 epoch = pg_atomic_read_u32(&s->epoch);
-        if (epoch == 0 || epoch != e->slot_epoch || (int64) pg_atomic_read_u64(&s->anchor_unit) != -1)
+        const uint32 setup = pg_atomic_read_u32(&s->setup);
+        if (setup == 0 || setup != e->slot_setup || (int64) pg_atomic_read_u64(&s->anchor_unit) != -1)
             return false;
         pg_read_barrier();
         const uint64 last_now = pg_atomic_read_u64(&s->last_now);
@@ -552,7 +552,7 @@ bool try_lock_free(Entry* e, int32 node, int64 ahead, uint64 rnd, int64& id)
             current = true; // another id came first: step from the word it left
         }
         e->slot_word = fi.word;
-        if (pg_atomic_read_u32(&s->epoch) != epoch)
+        if (pg_atomic_read_u32(&s->setup) != setup)
             continue; // set up again meanwhile: drop the id
         if (now_word(now_unit) > last_now)
             raise_last_now(s, now_unit);
@@ -582,7 +582,7 @@ int64 nextval_fast(Entry* e, int32 node)
         SpinLockAcquire(&s->mutex);
         ready = slot_matches(s, e);
         if (ready) {
-            e->slot_epoch = pg_atomic_read_u32(&s->epoch);
+            e->slot_setup = pg_atomic_read_u32(&s->setup);
             for (;;) {
                 // last_now and the word before the clock: every reading behind them, and every
                 // lock-free id in the word, came before this reading, so a word ahead of it

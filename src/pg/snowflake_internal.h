@@ -78,7 +78,7 @@ struct Slot {
     bool ready; // the state was set up from H for these relations and this definition
     Oid state_relid;
     Oid last_relid;
-    uint32 generation; // counts set-ups (epoch's next value)
+    uint32 generation; // counts set-ups (the next value of setup)
     bool saved; // not ready: word is the one saved at the last clean shutdown
     // The unit a backend is spinning on the clock for (see wait_for_unit); no lock.
     pg_atomic_uint64 spinner_unit;
@@ -86,7 +86,7 @@ struct Slot {
     // compare-and-swap of word without the mutex (see nextval_fast). Each id reads the
     // fields below and changes only word, so they have cache lines of their own: the mutex's
     // line is written by locked steps only, theirs by a new clock unit or a reservation.
-    alignas(PG_CACHE_LINE_SIZE) pg_atomic_uint32 epoch; // 0 while not ready, else the generation of the last set-up
+    alignas(PG_CACHE_LINE_SIZE) pg_atomic_uint32 setup; // 0 while being set up, else the generation of the last set-up
     pg_atomic_uint64 reserved; // the durable mark (idseq::encode_mark); written under mutex
     // The greatest mark confirmed while synchronous standbys were required (-1: none, encoded
     // as reserved); written under mutex. While they are, ids go only under min(reserved, this): a
@@ -128,7 +128,7 @@ struct Entry {
     int64 max_id = 0, time_mask = 0;
     int time_shift = 0;
     Slot* slot = nullptr; // nullptr: the slow path
-    uint32 slot_epoch = 0; // the slot's epoch when this entry last found it set up for its relations
+    uint32 slot_setup = 0; // the slot's setup when this entry last found it set up for its relations
     uint64 slot_word = 0; // the slot's word as this backend last left it (a guess: see try_lock_free)
     bool slot_checked = false;
     bool has_node = false, has_rand = false;

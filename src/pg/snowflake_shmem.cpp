@@ -64,7 +64,7 @@ void shmem_startup()
         for (int i = 0; i < shared->capacity; i++) {
             Slot& s = slots[i];
             SpinLockInit(&s.mutex);
-            pg_atomic_init_u32(&s.epoch, 0);
+            pg_atomic_init_u32(&s.setup, 0);
             pg_atomic_init_u64(&s.word, 0);
             pg_atomic_init_u64(&s.reserved, (uint64) INT64CONST(-1));
             pg_atomic_init_u64(&s.sync_reserved, (uint64) INT64CONST(-1));

@@ -1777,7 +1777,7 @@ TEST(SnowflakePosition, RoundTripsAndOrdersLikeTheIds)
 // fast_next against next() over random states of every layout whose ids increase: it issues
 // exactly when next() issues with no anchor (none before, the clock not behind the last issue), the
 // same unit and counter, and leaves the word next()'s state packs to.
-TEST(SnowflakePosition, FastNextIssuesExactlyWhenNextWouldWithoutALead)
+TEST(SnowflakePosition, FastNextIssuesExactlyWhenNextWould)
 {
     std::mt19937_64 rng(17);
     int issued = 0, declined = 0;
