@@ -1,0 +1,455 @@
+// Unit tests of the snowflake core: durable marks, restarts, crashes, the two-path model and synchronous standbys.
+#include "snowflake_fixtures.h"
+
+using namespace idseq;
+using namespace idseq::sf_test;
+
+// ---- Durable state helpers ------------------------------------------------------------------
+
+TEST(SnowflakeDurable, LeaseAndReservationTarget)
+{
+    const Layout& s = builtin("snowflake");
+    const Layout& sony = builtin("sonyflake");
+    EXPECT_EQ(lease_units(s, 1000000), 1000);
+    EXPECT_EQ(lease_units(sony, 1000000), 100);
+    EXPECT_EQ(lease_units(sony, 10001), 2);
+    EXPECT_EQ(lease_units(sony, 1), 1);
+    EXPECT_EQ(lease_units(s, 0), 0);
+    EXPECT_EQ(lease_units(s, -5), 0);
+    EXPECT_EQ(lease_units(s, std::numeric_limits<int64_t>::max()), std::numeric_limits<int64_t>::max() / 1000 + 1);
+
+    EXPECT_EQ(reservation_target(s, 100, 100, 1000), 1100);
+    EXPECT_EQ(reservation_target(s, 100, 50, 1000), 1050); // clock behind: the lease counts from the clock
+    EXPECT_EQ(reservation_target(s, 5000, 100, 1000), 5000); // ahead by more than the lease: this unit only
+    EXPECT_EQ(reservation_target(s, 100, 500, 1000), 1500); // unit behind the clock: ahead of the clock
+    EXPECT_EQ(reservation_target(s, 100, 100, 0), 100);
+    const int64_t top = s.max_value(Field::Time);
+    EXPECT_EQ(reservation_target(s, top - 5, top - 5, 1000), top);
+    EXPECT_EQ(reservation_target(s, top, std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::max()), top);
+    Layout t63 = parse_layout("t63", 0, "time:63", 1);
+    EXPECT_EQ(reservation_target(t63, 5, std::numeric_limits<int64_t>::max(), 10), std::numeric_limits<int64_t>::max());
+}
+
+TEST(SnowflakeDurable, ResumeFromLastId)
+{
+    const Layout& s = builtin("snowflake");
+    int64_t id = compose(s, 777, 5, 42, 0);
+    GenState st = resume_from_last_id(s, id, 800, 5);
+    EXPECT_EQ(st.last_unit, 777);
+    EXPECT_EQ(st.counter, 42);
+    EXPECT_EQ(st.reserved_unit, 800);
+    EXPECT_EQ(st.last_now, std::numeric_limits<int64_t>::min());
+    Step n = next(s, st, 777, 0);
+    EXPECT_EQ(n.kind, Step::Issue);
+    EXPECT_EQ(n.counter, 43);
+    EXPECT_EQ(n.clock_back, 0);
+    EXPECT_GT(compose(s, n.unit, 5, n.counter, 0), id);
+
+    // Another node id: the unit is finished, so the next id is greater even for a smaller node,
+    // and it goes into the next unit at once, one unit ahead of the clock, instead of waiting
+    // for the clock to reach that unit (up to a whole unit; an hour on an hourly layout).
+    GenState other = resume_from_last_id(s, id, 800, 4);
+    EXPECT_EQ(other.counter, kCounterSpent);
+    EXPECT_TRUE(other.node_changed);
+    GenState at_once = other;
+    Step first = next(s, at_once, 777, 0, 0, 777 * s.unit_us);
+    EXPECT_EQ(first.kind, Step::Issue);
+    EXPECT_EQ(first.unit, 778);
+    EXPECT_FALSE(at_once.node_changed);
+    EXPECT_EQ(at_once.anchor_unit, 778); // an event: anchored one unit past the last id
+    // the new node's next ids stay in that unit, and the one after waits for the pace
+    Step second = next(s, at_once, 777, 0, 0, 777 * s.unit_us + 10);
+    EXPECT_EQ(second.kind, Step::Issue);
+    EXPECT_EQ(second.unit, 778);
+    at_once.counter = kCounterSpent;
+    EXPECT_EQ(next(s, at_once, 777, 0, 0, 777 * s.unit_us + 20).kind, Step::WaitForClock);
+    Step m = next(s, other, 700, 0);
+    EXPECT_EQ(m.unit, 778);
+    EXPECT_GT(compose(s, m.unit, 4, m.counter, 0), id);
+
+    // A spent unit, a rand counter, a layout with neither.
+    GenState spent = resume_from_last_id(s, compose(s, 9, 5, 4095, 0), 9, 5);
+    Step need = next(s, spent, 3, 0);
+    EXPECT_EQ(need.kind, Step::NeedReservation);
+    EXPECT_EQ(need.unit, 10);
+    const Layout& ns = builtin("nonsequential");
+    GenState r = resume_from_last_id(ns, compose(ns, 50, 1, 1234, 0), 60, 1);
+    EXPECT_EQ(r.counter, 1234);
+    EXPECT_EQ(next(ns, r, 50, 0).counter, 1235);
+    EXPECT_EQ(counter_of(builtin("display60"), compose(builtin("display60"), 3, 0, 17, ~uint64_t{0})), 17);
+    EXPECT_EQ(node_of(builtin("sonyflake"), compose(builtin("sonyflake"), 3, 65535, 17, 0)), 65535);
+    Layout per_unit = parse_layout("per_unit", 0, "time:50,node:5", kMs);
+    GenState p = resume_from_last_id(per_unit, compose(per_unit, 20, 3, 0, 0), 30, 3);
+    EXPECT_EQ(next(per_unit, p, 20, 0).kind, Step::WaitForClock);
+    EXPECT_EQ(next(per_unit, p, 21, 0).unit, 21);
+
+    expect_error(ErrorKind::OutOfRange, [&] { resume_from_last_id(s, -1, 0, 0); });
+    expect_error(ErrorKind::OutOfRange, [&] { resume_from_last_id(builtin("display60"), int64_t{1} << 60, 0, 0); });
+}
+
+
+
+TEST(SnowflakeDurable, BothPathsCrashesRestartsAndNodeChangesNeverRepeat)
+{
+    std::vector<Layout> layouts;
+    for (const char* name : {"snowflake", "sonyflake", "display60", "nonsequential"})
+        layouts.push_back(builtin(name));
+    for (const Layout& l : long_unit_layouts())
+        layouts.push_back(l);
+    for (const Layout& l : layouts) {
+        SCOPED_TRACE(l.name);
+        Server srv(l);
+        std::mt19937_64 rng(10);
+        int64_t now = 10 * kHourUs / l.unit_us;
+        int64_t prev = -1;
+        int64_t node = l.has(Field::Node) ? 7 : 0;
+        int issued = 0;
+        for (int i = 0; i < 200000; ++i) {
+            uint64_t r = rng() % 10000;
+            if (r < 8000)
+                now += static_cast<int64_t>(rng() % 2);
+            else if (r < 9900)
+                ;
+            else if (r < 9930)
+                now -= static_cast<int64_t>(rng() % 5000); // clock steps back
+            else if (r < 9940) {
+                srv.crash();
+                now -= static_cast<int64_t>(rng() % 5000);
+            } else if (r < 9960)
+                srv.clean_restart(rng() % 2 == 0); // with or without preload
+            else if (l.has(Field::Node))
+                node = node == 7 ? 3 : 7; // a reload changes idseq.node_id
+            // leases of 0 to 50 units, and below one unit
+            srv.lease_us = rng() % 2 == 0 ? static_cast<int64_t>(rng() % 50) * l.unit_us
+                                          : static_cast<int64_t>(rng() % static_cast<uint64_t>(l.unit_us));
+            int64_t id = srv.nextval(now, node, static_cast<int>(rng() % 2));
+            ASSERT_NE(id, -2);
+            if (id < 0) {
+                ++now;
+                continue;
+            }
+            ASSERT_GT(id, prev) << "step " << i;
+            prev = id;
+            ++issued;
+        }
+        EXPECT_GT(issued, 150000);
+    }
+}
+
+
+// ---- Restarts and drift ------------------------------------------------------------
+
+TEST(SnowflakeDurable, ResumeSavedContinuesRightAfterTheLastId)
+{
+    const Layout& l = builtin("snowflake");
+    GenState saved;
+    saved.last_unit = 5000;
+    saved.counter = 7;
+    GenState s = resume_saved(saved, 6000);
+    EXPECT_EQ(s.reserved_unit, 6000);
+    Step st = next(l, s, 4000, 0); // the clock behind: the same unit, the next counter
+    EXPECT_EQ(st.kind, Step::Issue);
+    EXPECT_EQ(st.unit, 5000);
+    EXPECT_EQ(st.counter, 8);
+    EXPECT_EQ(st.clock_back, 0); // the reading before the shutdown does not count
+    s = resume_saved(saved, 6000);
+    st = next(l, s, 5500, 0); // the clock ahead: its unit, not the mark's
+    EXPECT_EQ(st.unit, 5500);
+    // A saved state above the mark (impossible) or empty falls back to the mark.
+    s = resume_saved(saved, 4000);
+    EXPECT_EQ(next(l, s, 100, 0).unit, 4001);
+    s = resume_saved(GenState{}, 4000);
+    EXPECT_EQ(next(l, s, 100, 0).unit, 4001);
+}
+
+TEST(SnowflakeDurable, CrashesInQuickSuccessionStayWithinOneLease)
+{
+    // Each crash loses the state; the next id starts above the durable mark. Whatever the
+    // number of crashes, an id issued right after a restart (which takes at least one unit) is
+    // at most the lease ahead of the clock, never a lease per crash.
+    for (const char* name : {"snowflake", "sonyflake", "display60", "nonsequential"}) {
+        SCOPED_TRACE(name);
+        const Layout& l = builtin(name);
+        const int64_t lease = lease_units(l, 10 * 1000 * kMs); // 10 s
+        std::mt19937_64 rng(12);
+        int64_t now = 10 * kHourUs / l.unit_us, H = -1, prev = -1;
+        GenState st;
+        for (int i = 0; i < 20000; ++i) {
+            const uint64_t r = rng() % 100;
+            bool restarted = false;
+            if (r < 10) { // a crash, then a restart that takes 1 to 3 units
+                restart_from(st = GenState{}, H);
+                now += 1 + static_cast<int64_t>(rng() % 3);
+                restarted = true;
+            } else {
+                now += static_cast<int64_t>(rng() % 2);
+            }
+            for (;;) {
+                Step s = next(l, st, now, rng());
+                if (s.kind == Step::NeedReservation) {
+                    H = std::max(H, reservation_target(l, s.unit, now, lease));
+                    st.reserved_unit = H;
+                    continue;
+                }
+                if (s.kind == Step::WaitForClock) {
+                    ++now;
+                    continue;
+                }
+                ASSERT_LE(s.unit, H);
+                if (restarted) {
+                    ASSERT_LE(s.unit, now + lease) << "step " << i;
+                }
+                const int64_t id = compose(l, s.unit, 1, s.counter, rng());
+                ASSERT_GT(id, prev);
+                prev = id;
+                break;
+            }
+        }
+    }
+}
+
+
+TEST(SnowflakeSyncStandbys, MeaningFollowsTheRunningServersVersion)
+{
+    struct Case {
+        int version;
+        bool bits;
+    };
+    const Case cases[] = {
+        {120022, false}, {130020, false}, {130021, true},  {140017, false}, {140018, true},
+        {150000, false}, {150012, false}, {150013, true},  {150020, true},  {160008, false},
+        {160009, true},  {170004, false}, {170005, true},  {180000, true},  {190001, true},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.version);
+        EXPECT_EQ(sync_standbys_status_bits(c.version), c.bits);
+        if (c.bits) {
+            EXPECT_EQ(sync_standbys_required(c.version, 0), -1); // the checkpointer has not read it yet
+            EXPECT_EQ(sync_standbys_required(c.version, 1), 0); // read, empty: the case old code read as "required"
+            EXPECT_EQ(sync_standbys_required(c.version, 3), 1);
+            EXPECT_EQ(sync_standbys_required(c.version, 2), -1); // defined but not initialised: not known
+        } else {
+            EXPECT_EQ(sync_standbys_required(c.version, 0), 0);
+            EXPECT_EQ(sync_standbys_required(c.version, 1), 1); // true: the case new code read as "not required"
+        }
+    }
+}
+
+// ---- Marks inside a unit ----------------------------------------------------
+
+
+// A mark reads back as what it covers: whole units as the plain unit numbers every release
+// wrote (so a 1.2 mark, a dump's setval of one, reads as the unit it meant), a place inside a
+// unit above every unit of the layout; when the fields take all 63 bits the counter's low bit
+// is rounded up (the mark covers one counter more, never less).
+TEST(SnowflakeMark, EncodesInsideAUnitAboveEveryUnitAndReadsOldMarks)
+{
+    std::mt19937_64 rng(41);
+    std::vector<Layout> layouts = all_layouts();
+    for (const Layout& l : long_unit_layouts())
+        layouts.push_back(l);
+    for (const Layout& l : layouts) {
+        SCOPED_TRACE(l.name);
+        const int64_t max_unit = l.max_value(Field::Time);
+        const int64_t space = counter_space(l);
+        EXPECT_EQ(encode_mark(l, Mark{}), -1);
+        EXPECT_EQ(decode_mark(l, -1), Mark{});
+        for (int64_t u : {int64_t{0}, int64_t{1}, max_unit / 2, max_unit}) {
+            EXPECT_EQ(encode_mark(l, whole(u)), u); // as before 1.3
+            EXPECT_EQ(decode_mark(l, u), whole(u)); // a 1.2 mark: the whole unit
+        }
+        for (int i = 0; i < 2000; ++i) {
+            const int64_t unit = static_cast<int64_t>(rng() % (static_cast<uint64_t>(max_unit) + 1));
+            const int64_t node = l.has(Field::Node) ? static_cast<int64_t>(rng() % (static_cast<uint64_t>(l.max_value(Field::Node)) + 1)) : 0;
+            const int64_t counter = static_cast<int64_t>(rng() % static_cast<uint64_t>(space));
+            const Mark m = inside(unit, node, counter);
+            const int64_t v = encode_mark(l, m);
+            ASSERT_GE(v, -1);
+            const Mark back = decode_mark(l, v);
+            ASSERT_TRUE(mark_covers(back, m)) << unit << "/" << node << "/" << counter;
+            ASSERT_EQ(back.unit, unit);
+            if (space == 1 || counter >= space - 2) {
+                EXPECT_TRUE(back.whole() || back.counter <= counter + 1);
+                continue;
+            }
+            ASSERT_GT(v, max_unit); // never read as a whole unit
+            EXPECT_FALSE(back.whole());
+            EXPECT_EQ(back.node, node);
+            const bool all_bits = l[Field::Time].width + l[Field::Node].width +
+                    l[l.has(Field::Seq) ? Field::Seq : Field::Rand].width >= kMaxLayoutBits;
+            EXPECT_EQ(back.counter, all_bits ? (counter | 1) : counter);
+            // places inside a unit keep their order as numbers
+            const Mark later = inside(unit, node, std::min(counter + 2, space - 3 < 0 ? 0 : space - 3));
+            if (later.counter > counter + 1) {
+                EXPECT_LT(v, encode_mark(l, later));
+            }
+        }
+    }
+    // the built-in snowflake (41 + 10 + 12 bits): an example to read
+    const Layout& s = builtin("snowflake");
+    EXPECT_EQ(encode_mark(s, inside(1000, 7, 41)), (int64_t{1} << 41) + (((int64_t{1000} << 22) | (7 << 12) | 41) >> 1));
+    EXPECT_EQ(decode_mark(s, encode_mark(s, inside(1000, 7, 41))), inside(1000, 7, 41));
+    EXPECT_EQ(decode_mark(s, encode_mark(s, inside(1000, 7, 40))), inside(1000, 7, 41));
+    EXPECT_EQ(encode_mark(s, inside(1000, 7, 4094)), 1000); // the rest of the unit: whole
+    // a number beyond every mark (a setval by hand) is that whole unit, as before
+    EXPECT_EQ(decode_mark(s, std::numeric_limits<int64_t>::max()), whole(std::numeric_limits<int64_t>::max()));
+}
+
+TEST(SnowflakeMark, MaxCoversBothAndTwoNodesInAUnitMakeItWhole)
+{
+    const Layout l = long_unit_layouts()[0];
+    EXPECT_EQ(mark_max(inside(5, 1, 10), inside(5, 1, 20)), inside(5, 1, 20));
+    EXPECT_EQ(mark_max(inside(5, 1, 10), inside(4, 2, 20)), inside(5, 1, 10));
+    EXPECT_EQ(mark_max(inside(5, 1, 10), inside(5, 2, 3)), whole(5));
+    EXPECT_EQ(mark_max(inside(5, 1, 10), whole(5)), whole(5));
+    EXPECT_EQ(mark_max(whole(4), inside(5, 1, 0)), inside(5, 1, 0));
+    EXPECT_EQ(mark_max(Mark{}, inside(5, 1, 0)), inside(5, 1, 0));
+    EXPECT_TRUE(mark_covers(whole(5), inside(5, 3, 900)));
+    EXPECT_FALSE(mark_covers(inside(5, 1, 10), inside(5, 2, 0)));
+    EXPECT_EQ(mark_min(inside(5, 1, 10), inside(5, 1, 3)), inside(5, 1, 3));
+    EXPECT_EQ(mark_min(inside(5, 1, 10), inside(5, 2, 3)), whole(4));
+    EXPECT_EQ(mark_min(whole(9), Mark{}), Mark{});
+    // coverage for a node: a place inside a unit covers another node's ids of the units before only
+    EXPECT_TRUE(mark_covers_id(l, inside(5, 1, 10), 5, 1, 10));
+    EXPECT_FALSE(mark_covers_id(l, inside(5, 1, 10), 5, 1, 11));
+    EXPECT_FALSE(mark_covers_id(l, inside(5, 1, 10), 5, 2, 0));
+    EXPECT_TRUE(mark_covers_id(l, inside(5, 1, 10), 4, 2, 1023));
+    EXPECT_TRUE(mark_covers_id(l, whole(5), 5, 2, 1023));
+    Layout no_node = parse_layout("nn", 0, "time:40,seq:10", 60 * 1000 * kMs);
+    EXPECT_TRUE(mark_covers_id(no_node, inside(5, 0, 10), 5, 0, 10));
+}
+
+// The reservation follows the clock inside a unit: the lease point is the clock plus the lease,
+// as a counter in proportion to the time elapsed in its unit; beyond it a block.
+TEST(SnowflakeMark, ReservationEndsAtTheLeasePointOrABlockPastTheStep)
+{
+    const Layout l = long_unit_layouts()[0]; // 1024 ids per minute
+    const int64_t minute = 60 * 1000 * kMs, lease = 1000 * kMs;
+    const int64_t u = 1000, t = unit_start_us(l, u) + 30 * 1000 * kMs; // half past
+    // at the clock: the lease point, 31 s into the minute: counter 31/60 * 1024
+    EXPECT_EQ(reservation_mark(l, u, 0, 3, t, lease, Mark{}), inside(u, 3, 31 * 1024 / 60));
+    // an id ahead of the lease point: a block of the lease's share of the counters (18)
+    EXPECT_EQ(reservation_mark(l, u, 600, 3, t, lease, Mark{}), inside(u, 3, 600 + 18 - 1));
+    EXPECT_EQ(reservation_mark(l, u, 1020, 3, t, lease, Mark{}), whole(u)); // not past the unit
+    // never lower than the current mark; two nodes in one unit make it whole
+    EXPECT_EQ(reservation_mark(l, u, 0, 3, t, lease, whole(u + 2)), whole(u + 2));
+    EXPECT_EQ(reservation_mark(l, u, 0, 3, t, lease, inside(u, 4, 700)), whole(u));
+    // the lease point in the next unit near the end of one
+    EXPECT_EQ(reservation_mark(l, u, 0, 3, unit_start_us(l, u) + minute - 1, lease, Mark{}),
+              inside(u + 1, 3, (lease - 1) * 1024 / minute));
+    // lease 0: the whole unit, as before
+    EXPECT_EQ(reservation_mark(l, u, 5, 3, t, 0, Mark{}), whole(u));
+    // a unit shorter than the lease: whole units up to the lease point, then inside it
+    const Layout& s = builtin("snowflake");
+    const int64_t su = 5000, st = unit_start_us(s, su) + 250;
+    EXPECT_EQ(reservation_mark(s, su, 7, 3, st, lease, Mark{}), inside(su + 1000, 3, 250 * 4096 / 1000));
+    EXPECT_EQ(reservation_mark(s, su + 2000, 7, 3, st, lease, Mark{}), whole(su + 2000)); // beyond: the rest of its unit
+    // at the end of the time field
+    const int64_t top = s.max_value(Field::Time);
+    EXPECT_EQ(reservation_mark(s, top, 0, 3, unit_start_us(s, top), lease, Mark{}), whole(top));
+}
+
+// A restart resumes right after the mark inside its unit, on the mark's node; on any other
+// node it starts the next unit; a whole unit is passed as before.
+TEST(SnowflakeMark, RestartResumesInsideTheMarkedUnit)
+{
+    const Layout l = long_unit_layouts()[0];
+    GenState st;
+    restart_from_mark(l, st, inside(100, 3, 40), 3);
+    Step s = next(l, st, 99, 0);
+    ASSERT_EQ(s.kind, Step::NeedReservation);
+    EXPECT_EQ(s.unit, 100);
+    EXPECT_EQ(s.counter, 41);
+    st.reserved_counter = 60;
+    s = next(l, st, 99, 0);
+    ASSERT_EQ(s.kind, Step::Issue);
+    EXPECT_EQ(s.unit, 100);
+    EXPECT_EQ(s.counter, 41);
+
+    GenState other;
+    restart_from_mark(l, other, inside(100, 3, 40), 4);
+    EXPECT_EQ(other.reserved_unit, 99); // node 4's ids in unit 100 are not covered
+    s = next(l, other, 99, 0);
+    ASSERT_EQ(s.kind, Step::NeedReservation);
+    EXPECT_EQ(s.unit, 101);
+
+    GenState w;
+    restart_from_mark(l, w, whole(100), 3);
+    s = next(l, w, 99, 0);
+    ASSERT_EQ(s.kind, Step::NeedReservation);
+    EXPECT_EQ(s.unit, 101);
+
+    // a state already past the mark never goes back
+    GenState past;
+    past.last_unit = 150;
+    past.counter = 2;
+    restart_from_mark(l, past, inside(100, 3, 40), 3);
+    EXPECT_EQ(past.last_unit, 150);
+    EXPECT_EQ(past.counter, kCounterSpent);
+}
+
+// Crashes in a row on layouts whose unit is longer than the lease: each restart (taking 0.05
+// to 2 s) resumes inside the marked unit, and a few ids follow at most at the layout's pace.
+// Every id then lies at most one lease ahead of the clock, however many crashes came in a row,
+// and stays above every earlier id. The whole-unit mark of 1.2 (reservation_target and
+// restart_from, run beside it) adds a unit per crash: the reason for marks inside a unit.
+TEST(SnowflakeDurable, CrashesInARowDoNotAddUpOnLongUnits)
+{
+    const int64_t lease_us = 1000 * kMs;
+    for (const Layout& l : long_unit_layouts()) {
+        SCOPED_TRACE(l.name);
+        const int64_t pace_us = l.unit_us / counter_space(l) + 1; // the layout's capacity
+        std::mt19937_64 rng(43);
+        int64_t now = unit_start_us(l, 1000) + static_cast<int64_t>(rng() % static_cast<uint64_t>(l.unit_us));
+        Mark H;
+        int64_t prev = -1, worst = INT64_MIN;
+        // 1.2's arithmetic: whole units
+        int64_t old_H = -1, old_worst = INT64_MIN;
+        GenState old_st;
+        for (int crash = 0; crash < 300; ++crash) {
+            GenState st;
+            restart_from_mark(l, st, H, 3);
+            restart_from(old_st = GenState{}, old_H);
+            now += 50 * kMs + static_cast<int64_t>(rng() % (2000 * kMs));
+            const int ids = 1 + static_cast<int>(rng() % 5);
+            for (int i = 0; i < ids; ++i) {
+                now += pace_us * (1 + static_cast<int64_t>(rng() % 3));
+                const uint64_t r = rng();
+                for (;;) {
+                    const Step s = next(l, st, unit_of(l, now), r, 0, now);
+                    if (s.kind == Step::NeedReservation) {
+                        H = reservation_mark(l, s.unit, s.counter, 3, now, lease_us, H);
+                        apply_mark(l, st, H, 3);
+                        continue;
+                    }
+                    if (s.kind == Step::WaitForClock) {
+                        now = unit_start_us(l, s.unit);
+                        continue;
+                    }
+                    ASSERT_TRUE(mark_covers_id(l, H, s.unit, 3, s.counter));
+                    const int64_t id = compose(l, s.unit, 3, s.counter, r);
+                    ASSERT_GT(id, prev) << "crash " << crash;
+                    prev = id;
+                    worst = std::max(worst, unit_start_us(l, s.unit) - now);
+                    ASSERT_LE(unit_start_us(l, s.unit) - now, lease_us) << "crash " << crash;
+                    break;
+                }
+                for (;;) {
+                    const Step s = next(l, old_st, unit_of(l, now), r, 0, now);
+                    if (s.kind == Step::NeedReservation) {
+                        old_H = std::max(old_H, reservation_target(l, s.unit, unit_of(l, now), lease_units(l, lease_us)));
+                        old_st.reserved_unit = old_H;
+                        continue;
+                    }
+                    if (s.kind == Step::Issue)
+                        old_worst = std::max(old_worst, unit_start_us(l, s.unit) - now);
+                    break;
+                }
+            }
+        }
+        EXPECT_LE(worst, lease_us);
+        if (l.unit_us >= 60 * 1000 * kMs) { // restarts much shorter than the unit
+            EXPECT_GT(old_worst, 3 * l.unit_us) << "the whole-unit mark adds a unit per crash";
+        }
+    }
+}
