@@ -32,6 +32,18 @@ sub set_by_database
       or die "idseq.node_id_by_database did not become $want";
 }
 
+# A registry row with the built-in snowflake layout's definition under another name, added the
+# way a restore adds one (with sequences of its own).
+sub twin_row
+{
+    my ($name) = @_;
+    return qq{
+        CREATE SEQUENCE public.idseq_sf_state_$name MINVALUE -1 START -1;
+        CREATE UNLOGGED SEQUENCE public.idseq_sf_last_$name MINVALUE -1 START -1;
+        INSERT INTO idseq_layout_registry VALUES ('$name', '2010-11-04 01:42:54.657+00', 'time:41,node:10,seq:12',
+            '1 millisecond', 'public.idseq_sf_state_$name', 'public.idseq_sf_last_$name');};
+}
+
 sub refused_like
 {
     my ($node, $db, $sql, $re, $name) = @_;
@@ -85,8 +97,9 @@ for my $preload (1, 0)
     refused_like($node, 'b', "SELECT snowflake_nextval('snowflake')",
         qr/ERROR:  55000: snowflake layout "snowflake" with node id 5 is already issuing ids in database "a" of this server.*HINT:  Give database "b" a node id of its own.*idseq\.node_id_by_database = 'b=N'/s,
         "$what: b with a's node id is refused, with the remedy");
-    # a custom layout with snowflake's definition is the same ids
-    $node->safe_psql('b', q{SELECT snowflake_create_layout('twin', '2010-11-04 01:42:54.657+00', 'time:41,node:10,seq:12')});
+    # a custom layout with snowflake's definition is the same ids (registered the way a restore
+    # does: snowflake_create_layout refuses a twin)
+    $node->safe_psql('b', twin_row('twin'));
     refused_like($node, 'b', "SELECT snowflake_nextval('twin')", qr/55000: snowflake layout "twin" with node id 5 is already issuing ids in database "a"/,
         "$what: so is a layout of b with the same definition under another name");
     $node->safe_psql('a', "SELECT snowflake_nextval('display60')");
@@ -94,6 +107,13 @@ for my $preload (1, 0)
         qr/55000: snowflake layout "display60" is already issuing ids in database "a" of this server.*no node field/s,
         "$what: a layout without a node field is issued in one database only");
     is($node->safe_psql('a', "SELECT snowflake_nextval('snowflake') > $first"), 't', "$what: a goes on");
+    # ... and within one database, a second name of a definition that issues ids there is refused
+    # whichever path registered it, while the first name goes on
+    $node->safe_psql('a', twin_row('twin_a'));
+    refused_like($node, 'a', "SELECT snowflake_nextval('twin_a')",
+        qr/55000: snowflake layout "twin_a" has the definition of layout "snowflake", which issues these ids in this database.*HINT:  Issue these ids with snowflake_nextval\('snowflake'\)/s,
+        "$what: a twin in the claiming database is refused");
+    is($node->safe_psql('a', "SELECT snowflake_nextval('snowflake') > $first"), 't', "$what: and snowflake goes on");
 
     # ---- the setting is validated ----
     for my $bad ("'b=1, c=1'", "'b=1, b=2'", "'b=x'", "'b=-1'", "'b 1'", "'b=99999999999'", "'=3'")

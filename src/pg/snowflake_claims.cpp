@@ -14,7 +14,12 @@
 //     $PGDATA/idseq_snowflake_claims/<definition>-node<N>     (or -nonode)
 //
 // named by the exact definition (epoch, unit, every field's width and shift: not a hash) and
-// the node id, holding the claiming database's OID. It is read and written under a
+// the node id, holding the claiming database's OID and the name of the layout that claimed it
+// there. Within the claiming database, another layout name with the same definition (a twin,
+// whatever path registered it: snowflake_create_layout refuses one, but a registry row added
+// the way a restore does, or a restored 1.2 database, can hold one) would issue the same ids
+// under its own marks, so it is refused as long as the claiming layout exists. It is read and
+// written under a
 // heavyweight lock on a tag with database 0 (every backend of the server takes the same one),
 // written to a temporary file, flushed and renamed durably, before any id of the pair is
 // issued. A claim whose database no longer exists (pg_database is a shared catalog) is taken
@@ -39,6 +44,7 @@ extern "C" {
 #include "storage/fd.h"
 #include "utils/guc.h"
 #include "utils/inval.h"
+#include "utils/lsyscache.h"
 #include "utils/syscache.h"
 }
 
@@ -200,16 +206,18 @@ void claim_path(const Definition& d, int32 node, char* out, size_t size)
         snprintf(out + n, size - n, "-node%d", node);
 }
 
-// The database OID a claim file holds; InvalidOid when there is no file or it holds none.
-Oid read_claim(const char* path)
+// The database OID a claim file holds, and in layout the name of the layout that claimed it
+// (empty when the file names none); InvalidOid when there is no file or it holds none.
+Oid read_claim(const char* path, char* layout)
 {
+    layout[0] = '\0';
     int fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
     if (fd < 0) {
         if (errno != ENOENT)
             ereport(ERROR, (errcode_for_file_access(), errmsg("could not open file \"%s\": %m", path)));
         return InvalidOid;
     }
-    char buf[64];
+    char buf[32 + NAMEDATALEN];
     ssize_t got = read(fd, buf, sizeof buf - 1);
     int saved_errno = errno;
     CloseTransientFile(fd);
@@ -220,12 +228,23 @@ Oid read_claim(const char* path)
     buf[got] = '\0';
     char* end = nullptr;
     unsigned long oid = strtoul(buf, &end, 10);
-    return end != buf && *end == '\n' && oid <= UINT32_MAX ? (Oid) oid : InvalidOid;
+    if (end == buf || oid > UINT32_MAX)
+        return InvalidOid;
+    if (*end == ' ') { // "<oid> <layout>\n"
+        char* name = end + 1;
+        char* nl = strchr(name, '\n');
+        if (!nl || nl - name >= NAMEDATALEN)
+            return InvalidOid;
+        memcpy(layout, name, nl - name);
+        layout[nl - name] = '\0';
+        return (Oid) oid;
+    }
+    return *end == '\n' ? (Oid) oid : InvalidOid;
 }
 
 // Writes the claim durably: a temporary file, flushed, renamed over the claim, the directory
 // flushed (durable_rename). Errors are ERRORs: no id is issued without its claim on disk.
-void write_claim(const char* path, Oid db)
+void write_claim(const char* path, Oid db, const char* layout)
 {
     if (MakePGDirectory(kClaimDir) == 0) {
         fsync_fname(kClaimDir, true);
@@ -238,8 +257,8 @@ void write_claim(const char* path, Oid db)
     int fd = OpenTransientFile(tmp, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
     if (fd < 0)
         ereport(ERROR, (errcode_for_file_access(), errmsg("could not create file \"%s\": %m", tmp)));
-    char buf[32];
-    int len = snprintf(buf, sizeof buf, "%u\n", db);
+    char buf[32 + NAMEDATALEN];
+    int len = snprintf(buf, sizeof buf, "%u %s\n", db, layout);
     errno = 0;
     if (write(fd, buf, len) != len) {
         int saved_errno = errno ? errno : ENOSPC;
@@ -313,6 +332,30 @@ int32 effective_node_id()
     return listed_node >= 0 ? listed_node : node_id_guc;
 }
 
+namespace {
+
+// Whether the layout of that name exists in this database (the schema of e's guard, which is
+// the extension's).
+bool layout_exists(const Entry* e, const char* name)
+{
+    const Oid nsp = get_rel_namespace(OidIsValid(e->guard_relid) ? e->guard_relid : e->state_relid);
+    return OidIsValid(nsp) && layout_if_known(name, strlen(name), nsp) != nullptr;
+}
+
+[[noreturn]] void refuse_twin(const Entry* e, const char* holder_layout)
+{
+    ereport(ERROR,
+            (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+             errmsg("snowflake layout \"%s\" has the definition of layout \"%s\", which issues these ids in this "
+                    "database",
+                    e->name, holder_layout),
+             errdetail("Two names of one layout definition keep separate marks, so they would issue the same ids."),
+             errhint("Issue these ids with snowflake_nextval('%s').", holder_layout)));
+    pg_unreachable();
+}
+
+} // namespace
+
 void claim_layout(Entry* e, int32 node)
 {
     if (!e->has_node)
@@ -325,11 +368,16 @@ void claim_layout(Entry* e, int32 node)
     claim_lock_tag(tag);
     (void) LockAcquire(&tag, ExclusiveLock, false, false);
     AcceptInvalidationMessages(); // a database dropped before the lock was taken is seen as gone
-    const Oid holder = read_claim(path);
+    char holder_layout[NAMEDATALEN];
+    const Oid holder = read_claim(path, holder_layout);
     if (holder != MyDatabaseId) {
         if (OidIsValid(holder) && SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(holder)))
             refuse(e, node, holder, path); // the lock goes with the transaction
-        write_claim(path, MyDatabaseId); // no claim yet, or its database was dropped
+        write_claim(path, MyDatabaseId, e->name); // no claim yet, or its database was dropped
+    } else if (strcmp(holder_layout, e->name) != 0) {
+        if (holder_layout[0] != '\0' && layout_exists(e, holder_layout))
+            refuse_twin(e, holder_layout);
+        write_claim(path, MyDatabaseId, e->name); // the claiming layout is gone (DROP EXTENSION)
     }
     LockRelease(&tag, ExclusiveLock, false);
     e->claim_node = node;
