@@ -25,7 +25,9 @@ CREATE FUNCTION plans(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE l text;
 BEGIN
     FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        IF l ~ 'Cond|Filter|Scan|Subplans|Append' THEN RETURN NEXT l; END IF;
+        -- (not One-Time Filter lines: how they name an InitPlan's output, and whether a NULL
+        -- one becomes false with the scan folded away, differ between major versions)
+        IF l ~ 'Cond|Filter|Scan|Subplans|Append' AND l !~ 'One-Time Filter' THEN RETURN NEXT l; END IF;
     END LOOP;
 END $$;
 SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) > '2024-01-02 00:00:00+00'$$);
@@ -84,7 +86,8 @@ SELECT idseq_snowflake_lower_id('-infinity', 'snowflake', false) AS lower_minus_
 SELECT count(*) FROM ev WHERE snowflake_timestamp(id) < '1900-01-01';
 SELECT count(*) FROM ev WHERE snowflake_timestamp(id) >= '3000-01-01';
 SELECT count(*) FROM ev WHERE snowflake_timestamp(id) BETWEEN '-infinity' AND 'infinity';
-SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) >= '3000-01-01'$$);
+SELECT count(*) AS index_scans FROM plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) >= '3000-01-01'$$) l
+ WHERE l ~ 'Index';
 SELECT state, message FROM expect_error($$SELECT idseq_snowflake_lower_id(now(), 'nope', false)$$);
 
 -- Stable expressions: the bound is computed at run time (index condition).
