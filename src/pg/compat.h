@@ -43,6 +43,16 @@
 #define IDSEQ_GET_GUC_VARIABLES(n) (*(n) = GetNumConfigOptions(), get_guc_variables())
 #endif
 
+// A GUC check hook's extra: up to 15 PostgreSQL frees it with free(), from 16 on with
+// guc_free() (a GUC memory context), so it must come from the matching allocator.
+#if PG_VERSION_NUM >= 160000
+#define IDSEQ_GUC_MALLOC(size) guc_malloc(LOG, (size))
+#define IDSEQ_GUC_FREE(p) guc_free(p)
+#else
+#define IDSEQ_GUC_MALLOC(size) malloc(size)
+#define IDSEQ_GUC_FREE(p) free(p)
+#endif
+
 // WalSndCtlData's synchronous-standby flag changed in a minor release: see compat_syncrep.h
 // (C++ templates, included outside extern "C").
 

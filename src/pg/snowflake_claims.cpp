@@ -60,7 +60,7 @@ struct DatabaseNode {
     int node;
 };
 
-// The parsed setting (the GUC's extra, malloc'd as PostgreSQL requires).
+// The parsed setting (the GUC's extra, from the allocator PostgreSQL frees it with).
 struct DatabaseNodes {
     int count;
     DatabaseNode items[FLEXIBLE_ARRAY_MEMBER];
@@ -114,7 +114,8 @@ bool check_node_id_by_database(char** newval, void** extra, GucSource)
     int capacity = 1;
     for (const char* q = p; *q; q++)
         capacity += *q == ',';
-    DatabaseNodes* parsed = (DatabaseNodes*) malloc(offsetof(DatabaseNodes, items) + sizeof(DatabaseNode) * capacity);
+    DatabaseNodes* parsed =
+        (DatabaseNodes*) IDSEQ_GUC_MALLOC(offsetof(DatabaseNodes, items) + sizeof(DatabaseNode) * capacity);
     if (!parsed) {
         GUC_check_errcode(ERRCODE_OUT_OF_MEMORY);
         GUC_check_errmsg("out of memory");
@@ -128,7 +129,7 @@ bool check_node_id_by_database(char** newval, void** extra, GucSource)
             GUC_check_errdetail("Each entry is a database name, \"=\" and a node id, separated by commas, such as "
                                 "'app=5, reporting=6'; a name longer than %d bytes is not a database name.",
                                 NAMEDATALEN - 1);
-            free(parsed);
+            IDSEQ_GUC_FREE(parsed);
             return false;
         }
         p = skip_spaces(p);
@@ -142,21 +143,21 @@ bool check_node_id_by_database(char** newval, void** extra, GucSource)
         if (!end || errno != 0 || node < 0 || node > INT_MAX) {
             GUC_check_errdetail("The node id of database \"%s\" must be an integer from 0 to %d, written after \"=\".",
                                 item.name, INT_MAX);
-            free(parsed);
+            IDSEQ_GUC_FREE(parsed);
             return false;
         }
         item.node = (int) node;
         for (int i = 0; i < parsed->count; i++) {
             if (strcmp(parsed->items[i].name, item.name) == 0) {
                 GUC_check_errdetail("Database \"%s\" is listed twice.", item.name);
-                free(parsed);
+                IDSEQ_GUC_FREE(parsed);
                 return false;
             }
             if (parsed->items[i].node == item.node) {
                 GUC_check_errdetail("Databases \"%s\" and \"%s\" are both given node id %d; each database needs its "
                                     "own.",
                                     parsed->items[i].name, item.name, item.node);
-                free(parsed);
+                IDSEQ_GUC_FREE(parsed);
                 return false;
             }
         }
@@ -166,7 +167,7 @@ bool check_node_id_by_database(char** newval, void** extra, GucSource)
             p = skip_spaces(p + 1);
         else if (*p) {
             GUC_check_errdetail("Expected a comma after the node id of database \"%s\".", item.name);
-            free(parsed);
+            IDSEQ_GUC_FREE(parsed);
             return false;
         }
     }
