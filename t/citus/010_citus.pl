@@ -25,7 +25,7 @@ my @nodes = ($c, $w1, $w2);
 # A custom case-insensitive charset and a layout, created before the workers join.
 $c->safe_psql('postgres', q{
     SELECT idseq_create_charset('early', 'ABCDEFGHJKMNPQRSTVWXYZ23456789', true);
-    SELECT snowflake_create_layout('early_l', '2020-01-01 UTC', 'time:41,node:10,seq:12');
+    SELECT snowflake_create_layout('early_l', '2020-01-02 UTC', 'time:41,node:10,seq:12');
 });
 CitusCluster::join_workers($c, $w1, $w2);
 is($c->safe_psql('postgres', q{SELECT count(*) FROM pg_dist_node WHERE hasmetadata AND metadatasynced AND isactive}),
@@ -285,7 +285,7 @@ for my $n (@nodes)
 $c->safe_psql('postgres', q{
     SELECT idseq_create_charset('dna', 'ACGT');
     SELECT run_command_on_workers($$SELECT idseq_create_charset('dna', 'ACGT')$$);
-    SELECT run_command_on_workers($$SELECT snowflake_create_layout('early_l', '2020-01-01 UTC', 'time:41,node:10,seq:12')$$);
+    SELECT run_command_on_workers($$SELECT snowflake_create_layout('early_l', '2020-01-02 UTC', 'time:41,node:10,seq:12')$$);
     SELECT snowflake_create_layout('late_l', '2021-01-01 UTC', 'time:40,node:8,seq:15');
     SELECT run_command_on_workers($$SELECT snowflake_create_layout('late_l', '2021-01-01 UTC', 'time:40,node:8,seq:15')$$);
 });
