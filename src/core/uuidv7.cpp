@@ -13,7 +13,8 @@ __extension__ typedef unsigned __int128 u128; // __extension__: no -Wpedantic wa
 constexpr uint64_t kOnes62 = (uint64_t{1} << 62) - 1;
 constexpr int64_t kMaxUnixMs = (int64_t{1} << 48) - 1;
 
-std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+// Quoted as every core error quotes text: control characters and invalid bytes as \xNN.
+std::string quoted(std::string_view s) { return "\"" + shown(s) + "\""; }
 
 u128 to_u128(const Uuid& u)
 {
