@@ -1,7 +1,8 @@
 -- Time predicates on snowflake ids (src/pg/snowflake_time_quals.cpp).
--- snowflake_timestamp(id, layout) compared with a timestamp, on a time-first layout, gets
--- the implied condition on id: an index on id serves it and partitions BY RANGE (id) are
--- pruned. The user's predicate stays and keeps filtering; the rows are a sequential scan's.
+-- snowflake_timestamp(id, layout) compared with a timestamp, on a time-first layout, is
+-- planned as the range of ids it selects: an index on id serves it and partitions BY RANGE
+-- (id) are pruned. The range agrees with the predicate on every id that has a time and
+-- holds no other id: the rows are a sequential scan's.
 
 -- The first statements of this session run no function of idseq before the first EXPLAIN:
 -- the library is not loaded yet when the planner starts on that query (no
@@ -191,6 +192,28 @@ SELECT count(*) FROM nev WHERE snowflake_timestamp(id, 'tq_node_first') > '2024-
 SELECT plans($$SELECT * FROM cev WHERE snowflake_timestamp(id, lay) > '2024-01-01 00:05:00.5+00'$$);
 SELECT count(*) FROM cev WHERE snowflake_timestamp(id, lay) > '2024-01-01 00:05:00.5+00';
 SELECT state, message FROM expect_error($$SELECT idseq_snowflake_lower_id(now(), 'tq_node_first', false)$$);
+-- Ids without a time (negative, past the layout's 46 bits) make snowflake_timestamp raise
+-- 22003. The range never holds them: the rewritten predicates leave them out, with every
+-- open side closed at the ends of the timed ids (0 and 2^46 - 1), where the predicate as
+-- written (layout from a column: not rewritten) stops at them.
+INSERT INTO cev VALUES (-5, 'tq_seconds'), ((1::bigint << 46), 'tq_seconds'), ((1::bigint << 46) + 7, 'tq_seconds');
+SET enable_indexscan = off;
+SET enable_bitmapscan = off;
+SELECT plans($$SELECT * FROM cev WHERE snowflake_timestamp(id, 'tq_seconds') <= '2100-01-01'$$);
+SELECT count(*) FROM cev WHERE snowflake_timestamp(id, 'tq_seconds') <= '2100-01-01';
+SELECT count(*) FROM cev WHERE snowflake_timestamp(id, 'tq_seconds') >= '-infinity';
+SELECT count(*) FROM cev WHERE snowflake_timestamp(id, 'tq_seconds') BETWEEN '-infinity' AND 'infinity';
+SELECT state, message FROM expect_error($$SELECT count(*) FROM cev WHERE snowflake_timestamp(id, lay) <= '2100-01-01'$$);
+RESET enable_indexscan;
+RESET enable_bitmapscan;
+DELETE FROM cev WHERE id < 0 OR id >= (1::bigint << 46);
+-- A layout whose time field lasts past the microseconds a bigint holds (2^40 days): the
+-- upper end is the last id snowflake_timestamp accepts, one more is refused.
+SELECT snowflake_create_layout('tq_days', '2023-06-01 00:00:00+00', 'time:40,seq:23', '1 day');
+SELECT idseq_snowflake_upper_id('infinity', 'tq_days', false) AS last_timed,
+       snowflake_timestamp(idseq_snowflake_upper_id('infinity', 'tq_days', false), 'tq_days') AS its_time,
+       idseq_snowflake_lower_id('294276-12-31', 'tq_days', false) AS past_last;
+SELECT state FROM expect_error($$SELECT snowflake_timestamp(idseq_snowflake_upper_id('infinity', 'tq_days', false) + 1, 'tq_days')$$);
 -- a volatile operand is not copied into a second evaluation
 SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) >= clock_timestamp() - interval '1 hour'$$);
 

@@ -426,6 +426,12 @@ Bound last_id_to(const Layout& layout, int64_t ts_us, bool exclusive, int64_t& i
     return Bound::At;
 }
 
+int64_t last_timed_id(const Layout& layout)
+{
+    int64_t id = 0;
+    return last_id_to(layout, kInt64Max, false, id) == Bound::At ? id : layout.max_id();
+}
+
 int64_t counter_space(const Layout& layout)
 {
     Field f = layout.has(Field::Seq) ? Field::Seq : Field::Rand; // Rand absent: width 0, space 1

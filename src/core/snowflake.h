@@ -144,6 +144,9 @@ enum class Bound { All, None, At };
 Bound first_id_from(const Layout& layout, int64_t ts_us, bool exclusive, int64_t& id);
 // Where the ids whose time is <= ts_us (exclusive: < ts_us) end: the largest such id.
 Bound last_id_to(const Layout& layout, int64_t ts_us, bool exclusive, int64_t& id);
+// The largest id unpack accepts: max_id(), or less on a layout whose time field reaches
+// past the int64 microseconds. Every id from 0 to it has a time; no other id has.
+int64_t last_timed_id(const Layout& layout);
 
 // ---- Generator --------------------------------------------------------------------------
 //

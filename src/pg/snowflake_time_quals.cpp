@@ -1,6 +1,6 @@
 // Time predicates on snowflake ids (API.md section 6): snowflake_timestamp(id, layout) op x,
 // for op in < <= = >= > (either argument order; BETWEEN is two of them), on a time-first
-// layout, is planned as if the implied condition on id had been written too:
+// layout, are planned as the range of ids they select:
 //
 //   time >= x   id >= idseq_snowflake_lower_id(x, layout, false)
 //   time >  x   id >= idseq_snowflake_lower_id(x, layout, true)
@@ -8,32 +8,38 @@
 //   time <  x   id <= idseq_snowflake_upper_id(x, layout, true)
 //   time =  x   both of the first and third
 //
+// and a side no predicate limits ends where the layout's ids with a time end (id >= 0; id <=
+// the last such id, left out where that is the largest bigint).
+//
 // On a time-first layout an id's time (the start of its time unit) never decreases as the id
 // grows, so the ids whose time compares with x in one of these ways are one range of ids,
-// and the bound functions give its end exactly (idseq::first_id_from, last_id_to). The
-// derived condition is implied by the user's predicate, which stays where it was and keeps
-// filtering: the rows are those of a sequential scan. The bounds never raise an error where
-// the predicate would not: a timestamp before every id's time gives the smallest bigint (no
-// limit), one after every id's time (past the layout's end, infinity) gives NULL (no row:
-// the predicate holds for no id of the layout either).
+// and the bound functions give its end exactly (idseq::first_id_from, last_id_to), clamped
+// to the ids that have a time (0 to idseq::last_timed_id). On those ids predicate and range
+// agree exactly; every other id makes snowflake_timestamp raise an error and lies outside the
+// range. So the range replaces the predicates: the rows are those of a sequential scan over
+// the predicates, and snowflake_timestamp is no longer evaluated per row. A timestamp before
+// every id's time gives 0, one after every id's time (past the layout's end, infinity) gives
+// NULL (no row: the predicate holds for no id of the layout either). What changes is only
+// where an id without a time is stored: the predicates, scanned sequentially, stop with its
+// error; the range leaves it out (as an index scan of the range always did).
 //
 // Where it happens: in get_relation_info_hook, which the planner calls for each base
 // relation of a query level after it has preprocessed that level's expressions (defaults and
 // named arguments of snowflake_timestamp filled in, constants folded, parameters of a custom
 // plan replaced by their values, sublinks turned into subplans, BETWEEN expanded) and before
-// it distributes the WHERE and JOIN ... ON conditions to the relations. The derived
-// conditions are added to the same condition lists as the user's predicates, folded like
-// them: an index on id serves them, partition pruning reads them (at plan time for
-// constants, at run time for parameters and stable expressions such as now() - interval
-// '1 hour'), and every query level is reached in turn (subqueries, CTEs, sublinks, views,
-// set operations; UNION ALL members below). A query that does not compare snowflake_timestamp's result is left alone.
+// it distributes the WHERE and JOIN ... ON conditions to the relations. The range takes the
+// predicates' place in the same condition lists, folded like them: an index on id serves
+// it, partition pruning reads it (at plan time for constants, at run time for parameters
+// and stable expressions such as now() - interval '1 hour'), and every query level is reached in turn (subqueries, CTEs, sublinks, views,
+// set operations; UNION ALL members below). A query that does not compare
+// snowflake_timestamp's result is left alone.
 //
 // The hook being consulted at that point solves the first query of a fresh session too:
 // without shared_preload_libraries the library is loaded by the first call of one of its
 // functions, and snowflake_timestamp's planner support function (which simplifies nothing)
 // is called while the planner preprocesses the expressions, before it reads the relations.
 //
-// Not rewritten (correct rows, no derived condition): a layout that is not a constant or not
+// Not rewritten (correct rows, planned as written): a layout that is not a constant or not
 // time-first (node first: the ids of one time are scattered over the id range), the
 // integer and text overloads of snowflake_timestamp, comparisons with date or timestamp
 // without time zone (a conversion that could fail where the comparison does not), <>, and
@@ -80,15 +86,25 @@ Datum bound(FunctionCallInfo fcinfo, bool lower)
                         errmsg("snowflake layout \"%s\" is not time-first", e->name),
                         errdetail("Only a layout whose most significant field is time orders its ids by time.")));
     idseq::Bound b = idseq::Bound::All;
-    int64 id = 0, us;
-    if (!unix_us_from_pg(ts, us)) // infinite, or past the microseconds since 1970 that int64 holds
+    int64 id = 0, us = 0, last = 0;
+    bool finite = unix_us_from_pg(ts, us); // false: infinite, or past int64 microseconds since 1970
+    if (!finite)
         b = (ts < 0) == lower ? idseq::Bound::All : idseq::Bound::None;
-    else
-        run([&] { b = lower ? idseq::first_id_from(e->layout, us, exclusive, id)
-                            : idseq::last_id_to(e->layout, us, exclusive, id); });
+    run([&] {
+        last = idseq::last_timed_id(e->layout);
+        if (finite)
+            b = lower ? idseq::first_id_from(e->layout, us, exclusive, id)
+                      : idseq::last_id_to(e->layout, us, exclusive, id);
+    });
+    // The range never leaves the ids that have a time (0 to last): on those the predicate and
+    // the range agree exactly, and no other id is in it.
+    if (b == idseq::Bound::All)
+        id = lower ? 0 : last;
+    else if (b == idseq::Bound::At && id > last)
+        id = last, b = lower ? idseq::Bound::None : idseq::Bound::At;
     if (b == idseq::Bound::None)
         PG_RETURN_NULL();
-    PG_RETURN_INT64(b == idseq::Bound::At ? id : lower ? PG_INT64_MIN : PG_INT64_MAX);
+    PG_RETURN_INT64(id);
 }
 
 // ---- Recognising the predicates ----------------------------------------------------------------
@@ -183,15 +199,22 @@ Node* derived(PlannerInfo* root, Node* id, bool lower, Node* x, Const* layout, b
     return eval_const_expressions(root, (Node*) qual);
 }
 
-// The conditions on id that one conjunct implies, appended to *out.
-void derive(PlannerInfo* root, Node* clause, List** out)
+// A time predicate the rewrite serves: the id expression, the layout, and the bounds on id.
+struct Predicate {
+    Node* id = nullptr;
+    Const* layout = nullptr;
+    Node* lower = nullptr;
+    Node* upper = nullptr;
+};
+
+bool recognise(PlannerInfo* root, Node* clause, Predicate& p)
 {
     if (!IsA(clause, OpExpr) || list_length(((OpExpr*) clause)->args) != 2)
-        return;
+        return false;
     OpExpr* op = (OpExpr*) clause;
     int cmp = comparison_of(op);
     if (cmp == 99)
-        return;
+        return false;
     Node* l = (Node*) linitial(op->args);
     Node* r = (Node*) lsecond(op->args);
     FuncExpr* f;
@@ -204,43 +227,120 @@ void derive(PlannerInfo* root, Node* clause, List** out)
         x = l;
         cmp = -cmp; // x op time is time op' x
     } else {
-        return;
+        return false;
     }
     if (list_length(f->args) != 2 || !IsA(lsecond(f->args), Const))
-        return;
+        return false;
     Node* id = (Node*) linitial(f->args);
     Const* layout = (Const*) lsecond(f->args);
-    // Each operand is copied into the derived condition, so evaluated once more.
+    // The bounds evaluate x once per scan (or per outer row) where the predicate evaluated it
+    // per row: only an operand without volatile functions or subplans gives the same value.
     if (layout->constisnull || contain_volatile_functions(id) || contain_volatile_functions(x) ||
         contain_subplans(id) || contain_subplans(x))
-        return;
+        return false;
     text* name = DatumGetTextPP(layout->constvalue);
     const Layout* found = layout_if_known(VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), known_nsp);
     bool time_first = false;
     if (found)
         run([&] { time_first = idseq::time_first(*found); });
     if (!time_first)
-        return;
+        return false;
+    p.id = id;
+    p.layout = layout;
     if (cmp >= 0)
-        *out = lappend(*out, derived(root, id, true, x, layout, cmp == 2));
+        p.lower = derived(root, id, true, x, layout, cmp == 2);
     if (cmp <= 0)
-        *out = lappend(*out, derived(root, id, false, x, layout, cmp == -2));
+        p.upper = derived(root, id, false, x, layout, cmp == -2);
+    return true;
 }
 
-// A preprocessed condition list (implicit AND) with the derived conditions added once.
+Node* infinity(TimestampTz which)
+{
+    return (Node*) makeConst(TIMESTAMPTZOID, -1, InvalidOid, sizeof(TimestampTz), TimestampTzGetDatum(which), false,
+                             FLOAT8PASSBYVAL);
+}
+
+// Whether a folded bound is id <= the largest bigint, which every non-null id meets.
+bool no_limit(Node* qual)
+{
+    if (!IsA(qual, OpExpr) || list_length(((OpExpr*) qual)->args) != 2)
+        return false;
+    Node* c = (Node*) lsecond(((OpExpr*) qual)->args);
+    return IsA(c, Const) && !((Const*) c)->constisnull && DatumGetInt64(((Const*) c)->constvalue) == PG_INT64_MAX;
+}
+
+// The conditions on id that replace the time predicates among clauses (an implicit AND), with
+// the positions of the predicates they replace in *replaced; NIL when there is none.
+//
+// Per id expression and layout, the predicates become one range of ids: their bounds, and
+// where no predicate limits one side, the end of the ids that have a time (0, or the layout's
+// last such id). The bounds are exact and never leave those ids, on which the predicate and
+// the range agree; the ids outside them (negative, or beyond the layout's bits or time) make
+// snowflake_timestamp raise an error and are not in the range. So the range returns exactly
+// the rows the predicates do, without evaluating snowflake_timestamp per row. The one
+// difference is the error: a row whose id has no time is left out of the range, where a
+// sequential scan over the predicates would stop at it (an index scan never reaches it).
+List* replacement(PlannerInfo* root, List* clauses, Bitmapset** replaced)
+{
+    List* groups = NIL; // of Predicate*, each gathering one id expression and layout's bounds
+    int i = 0;
+    ListCell* lc;
+    foreach (lc, clauses) {
+        Predicate p;
+        if (recognise(root, (Node*) lfirst(lc), p)) {
+            Predicate* g = nullptr;
+            ListCell* gc;
+            foreach (gc, groups) {
+                Predicate* q = (Predicate*) lfirst(gc);
+                if (equal(q->id, p.id) && equal(q->layout, p.layout))
+                    g = q;
+            }
+            if (g == nullptr) {
+                g = (Predicate*) palloc0(sizeof(Predicate));
+                g->id = p.id;
+                g->layout = p.layout;
+                groups = lappend(groups, g);
+            }
+            if (p.lower)
+                g->lower = (Node*) list_append_unique((List*) g->lower, p.lower);
+            if (p.upper)
+                g->upper = (Node*) list_append_unique((List*) g->upper, p.upper);
+            *replaced = bms_add_member(*replaced, i);
+        }
+        i++;
+    }
+    List* out = NIL;
+    foreach (lc, groups) {
+        Predicate* g = (Predicate*) lfirst(lc);
+        if (g->lower == nullptr)
+            g->lower = (Node*) list_make1(derived(root, g->id, true, infinity(DT_NOBEGIN), g->layout, false));
+        if (g->upper == nullptr) {
+            Node* end = derived(root, g->id, false, infinity(DT_NOEND), g->layout, false);
+            g->upper = no_limit(end) ? (Node*) NIL : (Node*) list_make1(end);
+        }
+        out = list_concat(out, (List*) g->lower);
+        out = list_concat(out, (List*) g->upper);
+    }
+    return out;
+}
+
+// A preprocessed condition list (implicit AND) with its time predicates replaced.
 Node* with_derived(PlannerInfo* root, Node* quals)
 {
     if (quals == nullptr || !IsA(quals, List))
         return quals;
     List* list = (List*) quals;
-    List* extra = NIL;
+    Bitmapset* replaced = nullptr;
+    List* range = replacement(root, list, &replaced);
+    if (replaced == nullptr)
+        return quals;
+    List* kept = NIL;
+    int i = 0;
     ListCell* lc;
     foreach (lc, list)
-        derive(root, (Node*) lfirst(lc), &extra);
-    foreach (lc, extra)
-        if (!list_member(list, lfirst(lc))) // idempotent: the hook runs once per base relation
-            list = lappend(list, lfirst(lc));
-    return (Node*) list;
+        if (!bms_is_member(i++, replaced))
+            kept = lappend(kept, lfirst(lc));
+    return (Node*) list_concat(kept, range);
 }
 
 void derive_in(PlannerInfo* root, Node* jt)
@@ -274,19 +374,22 @@ void derive_for_union_member(PlannerInfo* root, RelOptInfo* rel)
     RelOptInfo* parent = root->simple_rel_array[parent_relid];
     if (parent == nullptr || root->simple_rte_array[parent_relid]->rtekind != RTE_SUBQUERY)
         return;
-    List* extra = NIL;
+    List* clauses = NIL;
     ListCell* lc;
     foreach (lc, parent->baserestrictinfo)
-        derive(root, (Node*) ((RestrictInfo*) lfirst(lc))->clause, &extra);
-    foreach (lc, extra) {
-        bool known = false;
-        ListCell* rc;
-        foreach (rc, parent->baserestrictinfo)
-            known = known || equal(((RestrictInfo*) lfirst(rc))->clause, lfirst(lc));
-        if (!known)
-            parent->baserestrictinfo =
-                lappend(parent->baserestrictinfo, make_simple_restrictinfo(root, (Expr*) lfirst(lc)));
-    }
+        clauses = lappend(clauses, ((RestrictInfo*) lfirst(lc))->clause);
+    Bitmapset* replaced = nullptr;
+    List* range = replacement(root, clauses, &replaced);
+    if (replaced == nullptr)
+        return;
+    List* kept = NIL;
+    int i = 0;
+    foreach (lc, parent->baserestrictinfo)
+        if (!bms_is_member(i++, replaced))
+            kept = lappend(kept, lfirst(lc));
+    foreach (lc, range)
+        kept = lappend(kept, make_simple_restrictinfo(root, (Expr*) lfirst(lc)));
+    parent->baserestrictinfo = kept;
 }
 
 void time_quals_relation_info(PlannerInfo* root, Oid relid, bool inhparent, RelOptInfo* rel)

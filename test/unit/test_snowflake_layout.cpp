@@ -457,3 +457,28 @@ TEST(SnowflakeTimeBounds, ExtremesDoNotOverflow)
     ASSERT_EQ(last_id_to(sf, sf.epoch_us + 1000, true, id), Bound::At);
     EXPECT_EQ(id, (int64_t{1} << 22) - 1);
 }
+
+// last_timed_id is where unpack stops accepting ids: every id up to it has a time, the next
+// one has none (past the int64 microseconds, or past the layout's bits).
+TEST(SnowflakeTimeBounds, LastTimedIdIsWhereUnpackStops)
+{
+    const int64_t day = int64_t{86400} * 1000000;
+    std::vector<Layout> layouts = {*builtin_layout("snowflake"), *builtin_layout("display60"),
+                                   parse_layout("t", 0, "time:62,seq:1", 1),
+                                   parse_layout("d", 1700000000 * int64_t{1000000}, "time:40,seq:23", day),
+                                   parse_layout("h", -5 * day, "time:50,rand:3", 3600 * int64_t{1000000}),
+                                   parse_layout("s", 0, "time:20,node:3", 1000)};
+    for (const Layout& l : layouts) {
+        SCOPED_TRACE(l.name);
+        int64_t last = last_timed_id(l);
+        ASSERT_GE(last, 0);
+        EXPECT_LE(last, l.max_id());
+        EXPECT_NO_THROW(unpack(l, last));
+        EXPECT_NO_THROW(unpack(l, 0));
+        if (last < std::numeric_limits<int64_t>::max()) {
+            EXPECT_THROW(unpack(l, last + 1), Error);
+        }
+    }
+    EXPECT_LT(last_timed_id(layouts[3]), layouts[3].max_id()); // a day per unit outlasts int64 us
+    EXPECT_EQ(last_timed_id(layouts[5]), layouts[5].max_id());
+}
