@@ -65,6 +65,7 @@ idseq--1.2--$(EXTVERSION).sql: $(sort $(wildcard src/sql/upgrade/1.2--$(EXTVERSI
 CORE_CXX     ?= g++
 CORE_FLAGS    = -std=c++17 $(WARN) -Isrc/core -g
 UNIT_SRCS     = $(sort $(wildcard test/unit/*.cpp))
+UNIT_HDRS     = $(wildcard test/unit/*.h)
 
 CORE_HDRS      = $(wildcard src/core/*.h)
 SAN_FLAGS      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -83,10 +84,10 @@ CORE_OPT  = $(patsubst src/core/%.cpp,build/opt/%.o,$(CORE_SRCS))
 CORE_SAN  = $(patsubst src/core/%.cpp,build/san/%.o,$(CORE_SRCS))
 CORE_FUZZ = $(patsubst src/core/%.cpp,build/fuzz/%.o,$(CORE_SRCS))
 
-build/unit_tests: $(CORE_OPT) $(UNIT_SRCS) $(CORE_HDRS)
+build/unit_tests: $(CORE_OPT) $(UNIT_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
 	$(CORE_CXX) $(CORE_FLAGS) -O2 $(CORE_OPT) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
 
-build/unit_tests_san: $(CORE_SAN) $(UNIT_SRCS) $(CORE_HDRS)
+build/unit_tests_san: $(CORE_SAN) $(UNIT_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
 	clang++ $(CORE_FLAGS) -O1 $(SAN_FLAGS) $(CORE_SAN) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
 
 unit: build/unit_tests

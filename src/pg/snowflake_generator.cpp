@@ -69,7 +69,10 @@
 //     the greatest id issued (2; and 3, since the slow path restarted above every id before
 //     P was last unknown), and it is made unknown in the same step (4).
 // The core's unit test SnowflakeDurable.BothPathsCrashesRestartsAndNodeChangesNeverRepeat
-// runs this model with crashes, restarts, path switches, clock jumps and node changes.
+// runs both paths as described here (the fast path's word, lock-free and locked steps,
+// anchor and set-up with rules 6 and 7; the slow path's P with its shared anchor), one
+// backend step at a time, through crashes, restarts, path switches, clock jumps and node
+// changes. Several backends inside one step at once are left to t/033_snowflake_lockfree.pl.
 #include "snowflake_internal.h"
 
 #include <ctime>

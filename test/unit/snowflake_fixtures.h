@@ -172,27 +172,44 @@ inline Mark whole(int64_t unit)
 
 
 
-// A simulated server with both of the adapter's paths. Durable: H, the high-water mark (a
-// WAL-logged sequence: survives crashes, restarts and promotion). Volatile: the shared
-// GenState (shared memory: lost at every restart) and P, the last id of the path without
-// shared memory (an unlogged sequence: survives a clean restart, reset to "unknown" by a
-// crash or a promotion, and reset by the shared-memory path when it takes over). Without
-// shared memory, each of two backends keeps its own view of H: base, read at its first call
-// in this run (its restart point), and mark, updated by its reservations.
+// A simulated server with both of the adapter's paths, each as the adapter
+// (src/pg/snowflake_generator.cpp) runs it, on the same core functions. Durable: H, the
+// high-water mark (a WAL-logged sequence: survives crashes, restarts and promotion).
+// Volatile: the fast path's slot (shared memory, lost at every restart except through the
+// file saved at a clean shutdown): the word (the last id's unit, node and counter), the last
+// clock reading, the anchor and the slot's copy of H; and P, the last id of the path without
+// shared memory with the anchor every backend shares beside it (an unlogged sequence:
+// survives a clean restart, reset to "unknown" by a crash or a promotion, and by the fast
+// path when it takes over). Without shared memory, each of two backends keeps its own view of
+// H: base, read at its first call in this run (its restart point), and mark, updated by its
+// reservations.
+//
+// The fast path issues as the slot does: the lock-free step (fast_successor, fast_next on the
+// word) when there is no anchor and the clock is not behind the last reading, else the locked
+// step (state_at, next, position_of). Its set-up (init_slot) resumes from the saved word, or
+// right after a known P (rule 7 of the adapter's proof), or from H. What it does not model:
+// several backends interleaving inside one step (the atomics themselves; see t/033 and the
+// slot protocol's thread tests).
 struct Server {
     const Layout& layout;
     Mark H; // the durable mark (as the adapter reads it: its sequence and guard)
     bool fast = true;
     bool shared_ready = false;
-    GenState shared;
-    int64_t shared_node = -1;
-    Mark slot_reserved; // the shared path's copy of the mark (Slot::reserved)
-    bool saved = false; // the fast path's state saved at a clean shutdown
-    GenState saved_state;
-    int64_t saved_node = -1;
+    // the slot
+    uint64_t word = 0;
+    int64_t last_now = std::numeric_limits<int64_t>::min();
+    int64_t anchor_unit = -1, anchor_mono = 0;
+    Mark slot_reserved; // Slot::reserved
+    bool saved = false; // the slot's word saved at a clean shutdown
+    uint64_t saved_word = 0;
+    // the path without shared memory
     int64_t P = -1; // -1: unknown
+    int64_t P_anchor = 0; // anchor_offset beside P (0: none)
     int64_t lease_us = 0;
+    int64_t ahead = 0; // idseq.snowflake_max_ahead_ms in units
     int64_t now_us = 0; // the clock inside the unit the caller gives
+    int64_t mono_us = 0; // CLOCK_MONOTONIC: never steps back
+    int lock_free_ids = 0, locked_ids = 0, resumed_from_P = 0, slow_anchored = 0;
     struct Backend {
         Mark base, mark;
         bool started = false;
@@ -213,42 +230,79 @@ struct Server {
         return mark_covers_id(layout, H, unit, layout.has(Field::Node) ? node : 0, counter);
     }
 
+    // init_slot: the word from the saved word, a known P or H; P becomes unknown.
+    void set_up_slot()
+    {
+        const uint64_t old = saved ? saved_word : 0;
+        const Position p = unpack_position(layout, old);
+        GenState st;
+        st.last_unit = p.last_unit;
+        st.counter = p.counter;
+        int64_t node = p.node;
+        const bool p_covered = P >= 0 && mark_covers_id(layout, H, unit_of_id(layout, P), node_of(layout, P),
+                                                        counter_of(layout, P));
+        if (saved && p.last_unit >= 0 && mark_covers_id(layout, H, p.last_unit, p.node, p.counter)) {
+            st = resume_saved(st, H.unit);
+        } else if (!saved && p_covered &&
+                   pack_position(layout, Position{unit_of_id(layout, P), node_of(layout, P), counter_of(layout, P)}) >=
+                       old) {
+            node = node_of(layout, P);
+            st = resume_from_last_id(layout, P, H.unit, node);
+            ++resumed_from_P;
+        } else {
+            node = H.whole() ? p.node : H.node;
+            restart_from_mark(layout, st, H, node);
+        }
+        word = pack_position(layout, Position{st.last_unit, node, st.counter});
+        slot_reserved = H;
+        last_now = std::numeric_limits<int64_t>::min();
+        anchor_unit = -1;
+        anchor_mono = 0;
+        saved = false;
+        P = -1;
+        P_anchor = 0;
+        shared_ready = true;
+    }
+
     // One snowflake_nextval; the clock in units. Returns -1 when it would wait for the clock.
     int64_t nextval(int64_t now, int64_t node, int which)
     {
         now_us = unit_start_us(layout, now) + static_cast<int64_t>(rng() % static_cast<uint64_t>(layout.unit_us));
+        mono_us += static_cast<int64_t>(rng() % static_cast<uint64_t>(2 * layout.unit_us));
+        const uint64_t rnd = rng();
         if (fast) {
-            if (!shared_ready) { // first use after a start: take over from the durable mark (init_slot)
-                if (saved && saved_state.last_unit >= 0 &&
-                    covered(saved_state.last_unit, saved_node, saved_state.counter)) {
-                    // ... or from the state saved at the clean shutdown before
-                    shared = resume_saved(saved_state, H.unit);
-                    shared_node = saved_node;
-                } else {
-                    shared_node = H.whole() ? shared_node : H.node;
-                    restart_from_mark(layout, shared = GenState{}, H, shared_node);
-                }
-                slot_reserved = H;
-                saved = false;
-                P = -1;
-                shared_ready = true;
-            }
-            if (layout.has(Field::Node) && shared_node != node) {
-                finish_unit(shared); // state_at: another node's word is a spent unit
-                shared.node_changed = true;
-            }
+            if (!shared_ready)
+                set_up_slot();
             for (;;) {
-                apply_mark(layout, shared, slot_reserved, node); // usable_reserved
-                Step s = next(layout, shared, now, rng());
+                GenState view;
+                apply_mark(layout, view, slot_reserved, node); // usable_reserved
+                FastIssue fi;
+                if (anchor_unit == -1 && now >= last_now &&
+                    (fast_successor(word_step(layout), word, node_bits(word_step(layout), node), now,
+                                    view.reserved_unit, view.reserved_counter, ahead, fi) ||
+                     fast_next(layout, word, node, now, view.reserved_unit, view.reserved_counter, rnd, ahead, fi))) {
+                    EXPECT_TRUE(covered(fi.unit, node, fi.counter)); // durable before it is issued
+                    word = fi.word;
+                    last_now = std::max(last_now, now);
+                    ++lock_free_ids;
+                    return compose(layout, fi.unit, node, fi.counter, rnd);
+                }
+                GenState st = state_at(layout, word, node, view.reserved_unit, last_now, anchor_unit, anchor_mono);
+                st.reserved_counter = view.reserved_counter;
+                Step s = next(layout, st, now, rnd, ahead, mono_us);
                 if (s.kind == Step::NeedReservation) {
                     slot_reserved = mark_max(slot_reserved, reserve(s.unit, s.counter, node));
                     continue;
                 }
+                anchor_unit = st.anchor_unit;
+                anchor_mono = st.anchor_mono_us;
                 if (s.kind == Step::WaitForClock)
                     return -1;
                 EXPECT_TRUE(covered(s.unit, node, s.counter)); // durable before it is issued
-                shared_node = node;
-                return compose(layout, s.unit, node, s.counter, rng());
+                word = position_of(layout, st, node);
+                last_now = s.clock_back > 0 ? now : std::max(last_now, now);
+                ++locked_ids;
+                return compose(layout, s.unit, node, s.counter, rnd);
             }
         }
         Backend& b = backends[which];
@@ -263,11 +317,16 @@ struct Server {
             if (attempt >= most)
                 return -2;
             GenState st = rebuild_state_marks(layout, P >= 0, P, b.base, b.mark, node);
-            Step s = next(layout, st, now, rng()); // the state is thrown away: only P keeps it
+            if (P_anchor != 0) {
+                set_anchor_from_offset(layout, st, P_anchor, mono_us);
+                ++slow_anchored;
+            }
+            Step s = next(layout, st, now, rng(), ahead, mono_us); // the state is thrown away: P keeps it
             if (s.kind == Step::NeedReservation) {
                 b.mark = reserve(s.unit, s.counter, node);
                 continue;
             }
+            P_anchor = anchor_offset(layout, st);
             if (s.kind == Step::WaitForClock)
                 return -1;
             EXPECT_TRUE(covered(s.unit, node, s.counter));
@@ -281,16 +340,16 @@ struct Server {
         saved = false;
         shared_ready = false;
         P = -1;
+        P_anchor = 0;
         backends[0] = backends[1] = Backend{};
     }
     void clean_restart(bool preload)
     {
-        // The postmaster saves the fast path's state (kept through a start that did not use it);
+        // The postmaster saves the fast path's word (kept through a start that did not use it);
         // only a start with preload reads the file, and every start removes it.
         if (fast && shared_ready) {
             saved = true;
-            saved_state = shared;
-            saved_node = shared_node;
+            saved_word = word;
         }
         saved = saved && fast && preload;
         shared_ready = false;

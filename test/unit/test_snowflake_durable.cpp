@@ -89,6 +89,13 @@ TEST(SnowflakeDurable, ResumeFromLastId)
 
 
 
+// The adapter's two paths (snowflake_fixtures.h: Server) through crashes, clean restarts
+// that switch paths, clock steps both ways, lease and max_ahead changes and node changes:
+// every id above the one before. Mutations of the model this test catches: a fast-path
+// set-up that leaves P known (the slow path resumes below the fast path's ids), and a slow
+// path that drops the anchor shared beside P. Not caught, because they change pacing or
+// warnings and not which ids are issued: issuing lock-free while the clock is behind the
+// last reading, and dropping the fast path's anchor.
 TEST(SnowflakeDurable, BothPathsCrashesRestartsAndNodeChangesNeverRepeat)
 {
     std::vector<Layout> layouts;
@@ -108,8 +115,10 @@ TEST(SnowflakeDurable, BothPathsCrashesRestartsAndNodeChangesNeverRepeat)
             uint64_t r = rng() % 10000;
             if (r < 8000)
                 now += static_cast<int64_t>(rng() % 2);
-            else if (r < 9900)
+            else if (r < 9890)
                 ;
+            else if (r < 9900)
+                now += static_cast<int64_t>(rng() % 50000); // the clock catches up, or jumps ahead
             else if (r < 9930)
                 now -= static_cast<int64_t>(rng() % 5000); // clock steps back
             else if (r < 9940) {
@@ -119,9 +128,11 @@ TEST(SnowflakeDurable, BothPathsCrashesRestartsAndNodeChangesNeverRepeat)
                 srv.clean_restart(rng() % 2 == 0); // with or without preload
             else if (l.has(Field::Node))
                 node = node == 7 ? 3 : 7; // a reload changes idseq.node_id
-            // leases of 0 to 50 units, and below one unit
+            // leases of 0 to 50 units, and below one unit; max_ahead of 0 to 3 units
             srv.lease_us = rng() % 2 == 0 ? static_cast<int64_t>(rng() % 50) * l.unit_us
                                           : static_cast<int64_t>(rng() % static_cast<uint64_t>(l.unit_us));
+            if (rng() % 1000 == 0)
+                srv.ahead = static_cast<int64_t>(rng() % 4);
             int64_t id = srv.nextval(now, node, static_cast<int>(rng() % 2));
             ASSERT_NE(id, -2);
             if (id < 0) {
@@ -133,6 +144,12 @@ TEST(SnowflakeDurable, BothPathsCrashesRestartsAndNodeChangesNeverRepeat)
             ++issued;
         }
         EXPECT_GT(issued, 150000);
+        // every mechanism of the model ran (leases below a unit make most fast-path ids take
+        // the locked step, which reserves)
+        EXPECT_GT(srv.lock_free_ids, 5000);
+        EXPECT_GT(srv.locked_ids, 5000);
+        EXPECT_GT(srv.resumed_from_P, 0);
+        EXPECT_GT(srv.slow_anchored, 0);
     }
 }
 
