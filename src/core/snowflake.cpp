@@ -681,21 +681,12 @@ WordStep word_step(const Layout& layout)
     return ws;
 }
 
-int64_t ClockWaiter::spin_window_us() const { return std::min(overshoot_us_ + kSpinMarginUs, kMaxSpinUs); }
-
-int64_t ClockWaiter::sleep_for(int64_t now_us, int64_t target_us) const
+int64_t ClockWaiter::sleep_for(int64_t now_us, int64_t target_us)
 {
     if (now_us >= target_us)
         return 0;
     const i128 left = i128{target_us} - now_us;
-    const int64_t window = spin_window_us();
-    return left <= window ? 0 : static_cast<int64_t>(std::min<i128>(left - window, kMaxSleepUs));
-}
-
-void ClockWaiter::learn(int64_t asked_us, int64_t took_us)
-{
-    const int64_t over = std::clamp<int64_t>(took_us - asked_us, 0, kMaxSleepUs);
-    overshoot_us_ = over >= overshoot_us_ ? over : overshoot_us_ - (overshoot_us_ - over + 15) / 16;
+    return left <= kSpinWindowUs ? 0 : static_cast<int64_t>(std::min<i128>(left - kSpinWindowUs, kMaxSleepUs));
 }
 
 int64_t ahead_units(const Layout& layout, int64_t ahead_us)

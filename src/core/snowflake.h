@@ -348,30 +348,22 @@ inline bool fast_successor(const WordStep& ws, uint64_t word, uint64_t node_bits
 //
 // A WaitForClock step means: the unit's counter is spent, come back when the clock reaches
 // the next unit. A sleep always overshoots what it asks for (Linux timer slack is 50 us,
-// plus the scheduler's wake-up latency), and at 4096 ids per millisecond every microsecond
+// plus the scheduler's wake-up latency), and on a layout of short units every microsecond
 // lost after the boundary is capacity the layout never gets back; spinning on the clock (a
-// vDSO call of some 20 ns) is exact but burns the CPU. ClockWaiter does both: it sleeps
-// while the target is further away than the overshoot its own sleeps showed (plus a
-// margin), then spins on the clock for the rest. It never returns before the target unless
-// asked to stop, and it sleeps at most once per call, so a clock that jumps back while it
-// waits sends the caller back to next() (which moves on at once when the clock is behind).
+// vDSO call of some 20 ns) is exact but burns the CPU. ClockWaiter sleeps until a fixed
+// window before the target, then spins on the clock for the rest. Measured at capacity on a
+// 100-microsecond layout (docs/design.md): sleeping alone reached 47-69% of the capacity,
+// sleep-then-spin 87-95%, the same as a waiter that learned its sleeps' overshoot and spun
+// accordingly, which used twice the CPU. It never returns before the target unless asked to
+// stop, and it sleeps at most once per call, so a clock that jumps back while it waits sends
+// the caller back to next() (which moves on at once when the clock is behind).
 class ClockWaiter {
 public:
-    static constexpr int64_t kInitialOvershootUs = 60; // timer slack 50 us + wake-up
-    static constexpr int64_t kSpinMarginUs = 15; // spun beyond the expected overshoot
-    static constexpr int64_t kMaxSpinUs = 250; // never spin longer per wait, however late sleeps wake
+    static constexpr int64_t kSpinWindowUs = 75; // timer slack 50 us + wake-up + margin
     static constexpr int64_t kMaxSleepUs = 10000; // one sleep at most, then back to the caller
 
-    // The overshoot expected of the next sleep: rises at once to a late wake-up's, then
-    // decays by 1/16 per sleep that wakes earlier, so one preemption does not mean spinning
-    // for long.
-    int64_t expected_overshoot_us() const { return overshoot_us_; }
-    // How close to the target sleeping stops and spinning starts.
-    int64_t spin_window_us() const;
     // At now_us, before target_us: how long to sleep, or 0 to spin (or, past the target, to stop).
-    int64_t sleep_for(int64_t now_us, int64_t target_us) const;
-    // A sleep asked for asked_us took took_us by the clock.
-    void learn(int64_t asked_us, int64_t took_us);
+    static int64_t sleep_for(int64_t now_us, int64_t target_us);
 
     // Waits until now() >= target_us; returns the last reading. now() -> int64_t microseconds;
     // sleep(us) sleeps; stop() -> bool is polled between clock readings (an interrupt is
@@ -379,23 +371,20 @@ public:
     // stop() says so, or after its one sleep when the clock is still further than the spin
     // window from the target (a clock that went back, or a wait longer than kMaxSleepUs).
     template <class Now, class Sleep, class Stop>
-    int64_t wait_until(int64_t target_us, Now&& now, Sleep&& sleep, Stop&& stop)
+    static int64_t wait_until(int64_t target_us, Now&& now, Sleep&& sleep, Stop&& stop)
     {
-        const uint64_t window = static_cast<uint64_t>(spin_window_us()); // this call's, before it learns
         for (bool slept = false;;) {
             const int64_t t = now();
             if (t >= target_us || stop())
                 return t;
-            if (static_cast<uint64_t>(target_us) - static_cast<uint64_t>(t) <= window) { // exact: t < target
+            if (static_cast<uint64_t>(target_us) - static_cast<uint64_t>(t) <= kSpinWindowUs) { // exact: t < target
                 cpu_relax();
                 continue;
             }
             if (slept)
                 return t;
-            const int64_t nap = sleep_for(t, target_us);
-            sleep(nap);
+            sleep(sleep_for(t, target_us));
             slept = true;
-            learn(nap, now() - t);
         }
     }
 
@@ -408,7 +397,6 @@ private:
         __asm__ __volatile__("yield");
 #endif
     }
-    int64_t overshoot_us_ = kInitialOvershootUs;
 };
 
 // ---- Durable state helpers (the PostgreSQL adapter's two paths) ---------------------------

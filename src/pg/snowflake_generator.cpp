@@ -278,9 +278,6 @@ void warn_clock_back(Entry* e, int64 back_units, int64 unit, int64 now_us)
                                 e->name, when)));
 }
 
-// This backend's waiter: what its own sleeps showed about their overshoot.
-idseq::ClockWaiter clock_waiter;
-
 // Waits (outside every lock) until the clock reaches the unit: sleeps while it is far, spins
 // on the clock for the last stretch, so the next unit's ids start on time (see ClockWaiter).
 // On the fast path one backend per slot and unit spins, the first to claim the unit; the
@@ -299,7 +296,7 @@ void wait_for_unit(const Entry* e, int64 unit)
     // Shown in pg_stat_activity as pg_sleep() shows its own (wait_event PgSleep, type Timeout).
     pgstat_report_wait_start(WAIT_EVENT_PG_SLEEP);
     if (spin) {
-        clock_waiter.wait_until(start, now_unix_us, [](int64 us) { pg_usleep((long) us); },
+        idseq::ClockWaiter::wait_until(start, now_unix_us, [](int64 us) { pg_usleep((long) us); },
                                 [] { return InterruptPending != 0; });
     } else {
         const int64 left = start - now_unix_us();
