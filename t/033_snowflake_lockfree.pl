@@ -1,5 +1,5 @@
 # The shared-memory generator's lock-free step (one compare-and-swap per id) against its
-# locked steps (reservations, waits for the clock, leads, clock step-backs, node changes),
+# locked steps (reservations, waits for the clock, runs ahead of the clock, clock step-backs, node changes),
 # all at once: 8 pgbench clients on 2 cores, each transaction with its own clock up to 40 ms
 # behind (idseq.test_clock_offset_ms, set per transaction, so backends disagree about the time
 # and see it step back and forth), while reloads change idseq.node_id,

@@ -497,7 +497,7 @@ TEST(SnowflakeGenerator, RunsAheadOfTheClockUpToTheFrontierThenWaits)
     EXPECT_EQ(low.unit, 14);
     issue(d, 3, 10, 0);
     EXPECT_EQ(next(l, d, 10, 0, 0).kind, Step::WaitForClock);
-    // the clock catches up with no demand: the lead is gone, ahead 0 holds again
+    // the clock catches up with no demand: the run-ahead is gone, ahead 0 holds again
     Step caught = next(l, d, 20, 0, 0);
     ASSERT_EQ(caught.kind, Step::Issue);
     EXPECT_EQ(caught.unit, 20);
@@ -546,7 +546,7 @@ TEST(SnowflakeGenerator, RunAheadPropertyAgainstAnOracle)
             if (st.kind == Step::WaitForClock) {
                 // only at the frontier, with the unit spent
                 EXPECT_TRUE(spent);
-                EXPECT_GE(before, clock + ahead); // at the frontier, which a lead may move out
+                EXPECT_GE(before, clock + ahead); // at the frontier, which a run-ahead may move out
                 EXPECT_EQ(st.unit, clock + 1); // one unit of the clock, never more
                 clock = st.unit; // the wait ends when the clock gets there
                 continue;
@@ -753,7 +753,7 @@ TEST(SnowflakePosition, AnotherNodesWordStartsANewUnit)
 // at every step, as when each session sets idseq.test_clock_offset_ms, or a clock that steps
 // back and forth) while demand is far above the capacity: the ids never get more than one
 // unit ahead of the latest clock plus ahead_units. The frontier's pace is the monotonic
-// clock's, so each disagreement cannot push the ids a unit further (a lead measured from
+// clock's, so each disagreement cannot push the ids a unit further (a run-ahead measured from
 // each session's own clock would let two sessions 1 ms apart run ids 1 s ahead in 5 s).
 TEST(SnowflakeGenerator, DisagreeingClocksCannotRatchetTheIdsAhead)
 {
