@@ -2,16 +2,74 @@
 # in order in a fresh database of their own (so a reader can paste them in order); when a
 # block is followed directly by an untagged ``` block, that block is the output psql prints
 # and must match exactly (errors included, as psql shows them). A ```sql block without an
-# output block must run without error.
+# output block must run without error. And every relative link [text](file#anchor) in
+# README.md, CONTRIBUTING.md, docs/*.md and bench/results/*.md reaches an existing file and,
+# with an anchor into a Markdown file, one of its headings.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use File::Basename;
+use File::Spec;
 
 my $root = dirname(__FILE__) . '/..';
 my @files = ("$root/README.md", sort glob("$root/docs/*.md"));
+
+# GitHub's anchor of a heading: lower case, markup and punctuation dropped (letters, digits,
+# '_', '-' and spaces kept), spaces as '-'; a repeated anchor gets -1, -2, ...
+sub anchors_of {
+    my ($path) = @_;
+    open my $fh, '<:encoding(UTF-8)', $path or return undef;
+    my (%seen, %a, $fence);
+    while (my $l = <$fh>) {
+        if ($l =~ /^```/) { $fence = !$fence; next; }
+        next if $fence || $l !~ /^#{1,6}\s+(.*?)\s*#*\s*$/;
+        my $h = $1;
+        $h =~ s/\[([^\]]*)\]\([^)]*\)/$1/g;
+        $h = lc $h;
+        $h =~ s/[^\p{L}\p{N}\p{M}_\- ]//g;
+        $h =~ s/ /-/g;
+        my $n = $seen{$h}++;
+        $a{$n ? "$h-$n" : $h} = 1;
+    }
+    return \%a;
+}
+# Every relative link [text](file#anchor) of the given files names a file that exists and,
+# with an anchor into a Markdown file, one of its headings. Returns the broken ones.
+sub broken_links {
+    my @files = @_;
+    my (@bad, %cache);
+    for my $path (@files) {
+        open my $fh, '<:encoding(UTF-8)', $path or die "$path: $!";
+        my ($fence, $ln) = (0, 0);
+        while (my $l = <$fh>) {
+            $ln++;
+            if ($l =~ /^```/) { $fence = !$fence; next; }
+            next if $fence;
+            $l =~ s/`[^`]*`//g;
+            while ($l =~ /\]\(([^)\s]+)\)/g) {
+                my $t = $1;
+                next if $t =~ m{^[a-z][a-z0-9+.-]*:}i;
+                my ($file, $anchor) = split /#/, $t, 2;
+                my $target = $file eq '' ? $path : File::Spec->catfile(dirname($path), $file);
+                if (!-e $target) { push @bad, "$path:$ln: $t (no such file)"; next; }
+                next unless defined $anchor && $target =~ /\.md$/;
+                my $a = $cache{$target} //= anchors_of($target);
+                push @bad, "$path:$ln: $t (no such heading)" unless $a->{$anchor};
+            }
+        }
+    }
+    return @bad;
+}
+
+{
+    my @linked = ("$root/README.md", "$root/CONTRIBUTING.md", sort(glob("$root/docs/*.md")),
+                  sort(glob("$root/bench/results/*.md")));
+    my @bad = broken_links(@linked);
+    is(scalar(@bad), 0, 'every relative link of ' . scalar(@linked) . ' Markdown files reaches its file and heading')
+        or diag(join("\n", @bad));
+}
 
 my $node = PostgreSQL::Test::Cluster->new('docs');
 $node->init;
