@@ -21,7 +21,9 @@
 // every id's time gives 0, one after every id's time (past the layout's end, infinity) gives
 // NULL (no row: the predicate holds for no id of the layout either). What changes is only
 // where an id without a time is stored: the predicates, scanned sequentially, stop with its
-// error; the range leaves it out (as an index scan of the range always did).
+// error; the range leaves it out (as an index scan of the range always did). A predicate
+// whose x reads a column (a join condition) keeps its place and gets its bounds beside it
+// (see replacement), and the conditions of a FULL JOIN are left as written.
 //
 // Where it happens: in get_relation_info_hook, which the planner calls for each base
 // relation of a query level after it has preprocessed that level's expressions (defaults and
@@ -199,12 +201,14 @@ Node* derived(PlannerInfo* root, Node* id, bool lower, Node* x, Const* layout, b
     return eval_const_expressions(root, (Node*) qual);
 }
 
-// A time predicate the rewrite serves: the id expression, the layout, and the bounds on id.
+// A time predicate the rewrite serves: the id expression, the layout, and the bounds on id;
+// join: x reads a column (of another table in a join, or of the id's own row).
 struct Predicate {
     Node* id = nullptr;
     Const* layout = nullptr;
     Node* lower = nullptr;
     Node* upper = nullptr;
+    bool join = false;
 };
 
 bool recognise(PlannerInfo* root, Node* clause, Predicate& p)
@@ -247,6 +251,7 @@ bool recognise(PlannerInfo* root, Node* clause, Predicate& p)
         return false;
     p.id = id;
     p.layout = layout;
+    p.join = contain_var_clause(x);
     if (cmp >= 0)
         p.lower = derived(root, id, true, x, layout, cmp == 2);
     if (cmp <= 0)
@@ -272,6 +277,12 @@ bool no_limit(Node* qual)
 // The conditions on id that replace the time predicates among clauses (an implicit AND), with
 // the positions of the predicates they replace in *replaced; NIL when there is none.
 //
+// A predicate whose x reads a column (a join condition such as time = b.t) is not replaced:
+// its bounds are added beside it, implied by it, where a nested loop can use them as a
+// parameterized index condition, while the predicate itself stays for a hash or merge join
+// (an equality) or as the filter. Replaced by a range, it would leave a nested loop as the
+// only join (and a FULL JOIN no join at all).
+//
 // Per id expression and layout, the predicates become one range of ids: their bounds, and
 // where no predicate limits one side, the end of the ids that have a time (0, or the layout's
 // last such id). The bounds are exact and never leave those ids, on which the predicate and
@@ -283,11 +294,17 @@ bool no_limit(Node* qual)
 List* replacement(PlannerInfo* root, List* clauses, Bitmapset** replaced)
 {
     List* groups = NIL; // of Predicate*, each gathering one id expression and layout's bounds
+    List* beside = NIL; // the bounds of join predicates
     int i = 0;
     ListCell* lc;
     foreach (lc, clauses) {
         Predicate p;
-        if (recognise(root, (Node*) lfirst(lc), p)) {
+        if (recognise(root, (Node*) lfirst(lc), p) && p.join) {
+            if (p.lower)
+                beside = list_append_unique(beside, p.lower);
+            if (p.upper)
+                beside = list_append_unique(beside, p.upper);
+        } else if (p.id != nullptr) {
             Predicate* g = nullptr;
             ListCell* gc;
             foreach (gc, groups) {
@@ -321,6 +338,9 @@ List* replacement(PlannerInfo* root, List* clauses, Bitmapset** replaced)
         out = list_concat(out, (List*) g->lower);
         out = list_concat(out, (List*) g->upper);
     }
+    foreach (lc, beside)
+        if (!list_member(clauses, lfirst(lc))) // idempotent: the hook runs once per base relation
+            out = lappend(out, lfirst(lc));
     return out;
 }
 
@@ -332,7 +352,7 @@ Node* with_derived(PlannerInfo* root, Node* quals)
     List* list = (List*) quals;
     Bitmapset* replaced = nullptr;
     List* range = replacement(root, list, &replaced);
-    if (replaced == nullptr)
+    if (range == NIL)
         return quals;
     List* kept = NIL;
     int i = 0;
@@ -358,7 +378,10 @@ void derive_in(PlannerInfo* root, Node* jt)
         JoinExpr* j = (JoinExpr*) jt;
         derive_in(root, j->larg);
         derive_in(root, j->rarg);
-        j->quals = with_derived(root, j->quals);
+        // A FULL JOIN's conditions stay as written: it needs them all merge- or hash-joinable,
+        // and no condition of it can serve as an index condition.
+        if (j->jointype != JOIN_FULL)
+            j->quals = with_derived(root, j->quals);
     }
 }
 
@@ -380,7 +403,7 @@ void derive_for_union_member(PlannerInfo* root, RelOptInfo* rel)
         clauses = lappend(clauses, ((RestrictInfo*) lfirst(lc))->clause);
     Bitmapset* replaced = nullptr;
     List* range = replacement(root, clauses, &replaced);
-    if (replaced == nullptr)
+    if (range == NIL)
         return;
     List* kept = NIL;
     int i = 0;
