@@ -112,6 +112,15 @@ SELECT s, e.state, e.message, e.detail FROM unnest(ARRAY['0', '-1 day', '1 month
 -- a step that is not a whole number of the layout's time units
 SELECT snowflake_create_layout('sevens', '2020-01-01', 'time:41,node:10,seq:12', '7 milliseconds');
 SELECT * FROM expect_error($$SELECT snowflake_create_partitions('monthly', '2026-01-01', '2026-01-02', '1 day', 'sevens')$$);
+-- units that do not start at midnight UTC: a day's bound would cut a unit (and the step
+-- holding the epoch would hold no id of its own); refused before anything is created
+SELECT snowflake_create_layout('day_at_19', '1970-01-01 00:00:00+05', 'time:20,seq:20', '1 day');
+SELECT snowflake_create_layout('sec_late', '1999-12-31 23:59:59.999999+00', 'time:40,seq:20', '1 second');
+CREATE TABLE misaligned (id bigint NOT NULL) PARTITION BY RANGE (id);
+SELECT l, e.* FROM unnest(ARRAY['day_at_19', 'sec_late']) l,
+       LATERAL expect_error(format($$SELECT snowflake_create_partitions('misaligned', '1969-12-31 00:00+00', '1970-01-03 00:00+00', '1 day', %L)$$, l)) e;
+SELECT count(*) AS partitions_made FROM pg_inherits WHERE inhparent = 'misaligned'::regclass;
+DROP TABLE misaligned;
 -- a layout whose ids do not order by time, an unknown layout
 SELECT snowflake_create_layout('node_first', '2020-01-01', 'node:10,time:41,seq:12');
 SELECT * FROM expect_error($$SELECT snowflake_create_partitions('monthly', '2026-01-01', '2026-01-02', '1 day', 'node_first')$$);

@@ -161,6 +161,18 @@ BEGIN
                   DETAIL = pg_catalog.format('The layout counts time in units of %s microseconds; partition bounds fall between units.',
                                              p.unit_us);
     END IF;
+    -- Partition bounds (every midnight UTC, and every step from 2000-01-03 00:00 UTC) must
+    -- start time units of the layout: a partition named by a date then holds exactly the ids
+    -- whose time falls in it, and no unit is cut in two.
+    IF ((EXTRACT(epoch FROM '2000-01-03 00:00:00+00'::timestamptz) - EXTRACT(epoch FROM p.epoch)) * 1000000)
+       % p.unit_us <> 0 THEN
+        RAISE EXCEPTION 'partition bounds would fall inside the time units of snowflake layout "%"', layout
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = pg_catalog.format('Its units of %s microseconds start at its epoch, %s UTC; partitions by date start at midnight UTC.',
+                                             p.unit_us,
+                                             pg_catalog.rtrim(pg_catalog.rtrim(pg_catalog.to_char(p.epoch AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US'), '0'), '.')),
+                  HINT = 'Partition by ranges of ids of your own (snowflake_min_id), or use a layout whose epoch starts a unit at midnight UTC.';
+    END IF;
     with_time := months = 0 AND step_us % 86400000000 <> 0;
     stop_at := to_ts AT TIME ZONE 'UTC';
     IF months > 0 THEN
