@@ -283,8 +283,9 @@ void expect_distinct_and_increasing(const std::vector<std::vector<Issued>>& ids)
     for (size_t t = 0; t < ids.size(); ++t) {
         for (size_t i = 0; i < ids[t].size(); ++i) {
             all.push_back(ids[t][i].word);
-            if (i > 0)
+            if (i > 0) {
                 ASSERT_GT(ids[t][i].word, ids[t][i - 1].word) << "thread " << t << " id " << i;
+            }
         }
     }
     std::sort(all.begin(), all.end());
@@ -359,10 +360,11 @@ TEST(SlotProtocol, SetUpsDropTheIdsTheyCannotOrder)
             const Issued& id = ids[t][i];
             ASSERT_LT(id.generation, setups.size());
             ASSERT_GT(id.word, setups[id.generation].started) << "thread " << t << " id " << i;
-            if (id.generation + 1 < setups.size())
+            if (id.generation + 1 < setups.size()) {
                 ASSERT_LE(id.word, setups[id.generation + 1].found)
                     << "an id of a replaced set-up accepted: generation " << id.generation << ", thread " << t
                     << " id " << i;
+            }
             ASSERT_TRUE(id.covered) << "thread " << t << " id " << i;
         }
 }
