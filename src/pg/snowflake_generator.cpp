@@ -331,27 +331,6 @@ bool slot_matches(const Slot* s, const Entry* e)
     return s->ready && s->state_relid == e->state_relid && s->last_relid == e->last_relid;
 }
 
-// GenState::last_now in Slot::last_now: the sign bit flipped, so that readings order as
-// unsigned words and the lock-free path can raise it with a compare-and-swap.
-uint64 now_word(int64 unit) { return (uint64) unit ^ (UINT64CONST(1) << 63); }
-int64 now_of(uint64 word) { return (int64) (word ^ (UINT64CONST(1) << 63)); }
-
-// The slot's anchor from a state next() left (under the slot's mutex).
-void write_anchor(Slot* s, const GenState& st)
-{
-    pg_atomic_write_u64(&s->anchor_mono, (uint64) st.anchor_mono_us);
-    pg_atomic_write_u64(&s->anchor_unit, (uint64) st.anchor_unit);
-}
-
-// Raises Slot::last_now to the reading unit (never lowers it).
-void raise_last_now(Slot* s, int64 unit)
-{
-    const uint64 w = now_word(unit);
-    uint64 seen = pg_atomic_read_u64(&s->last_now);
-    while (seen < w && !pg_atomic_compare_exchange_u64(&s->last_now, &seen, w)) {
-    }
-}
-
 // First use of the slot since the server started (or since the layout's relations changed):
 // restart from the durable mark, and make the slow path's last id unknown. Lock-free issuers
 // see setup 0 from the start of the set-up on, and drop an id whose compare-and-swap they
@@ -376,15 +355,12 @@ void init_slot(Entry* e)
         // definition): its last id is the last one issued, so the ids go on from it, with no
         // lease lost.
         const bool resume = s->saved && s->state_relid == e->state_relid && s->last_relid == e->last_relid;
-        pg_atomic_write_u32(&s->setup, 0);
-        pg_memory_barrier();
-        GenState st{};
-        bool done;
-        for (;;) {
-            uint64 old = pg_atomic_read_u64(&s->word), word = 0;
-            done = idseq::pg::try_run(spin_error, [&] {
+        idseq::slot::begin_setup<PgAtomics>(*s);
+        // A lock-free issuer of the old set-up may still move the word: it then drops its id.
+        const bool done = idseq::pg::try_run(spin_error, [&] {
+            idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) {
                 const idseq::Position p = idseq::unpack_position(e->layout, old);
-                st = GenState{};
+                GenState st{};
                 st.last_unit = p.last_unit;
                 st.counter = p.counter;
                 int64 node = p.node;
@@ -406,41 +382,24 @@ void init_slot(Entry* e)
                     node = mark.whole() ? p.node : mark.node;
                     idseq::restart_from_mark(e->layout, st, mark, node);
                 }
-                word = idseq::pack_position(e->layout, idseq::Position{st.last_unit, node, st.counter});
+                return idseq::pack_position(e->layout, idseq::Position{st.last_unit, node, st.counter});
             });
-            // A lock-free issuer of the old set-up may still move the word: it then drops its id.
-            if (!done || pg_atomic_compare_exchange_u64(&s->word, &old, word))
-                break;
-        }
-        pg_atomic_write_u64(&s->reserved, (uint64) encoded);
+        });
         // confirmed by durable_mark under this backend's configuration
-        pg_atomic_write_u64(&s->sync_reserved, (uint64) (sync_required() ? encoded : INT64CONST(-1)));
-        pg_atomic_write_u64(&s->last_now, now_word(INT64_MIN));
+        idseq::slot::reset_cells<PgAtomics>(*s, encoded, sync_required() ? encoded : INT64CONST(-1));
         s->state_relid = e->state_relid;
         s->last_relid = e->last_relid;
         s->saved = false;
         s->ready = done;
         if (done) {
-            if (++s->generation == 0)
-                s->generation = 1;
-            pg_write_barrier();
-            pg_atomic_write_u32(&s->setup, s->generation);
+            s->generation = idseq::slot::next_generation(s->generation);
+            idseq::slot::publish_setup<PgAtomics>(*s, s->generation);
         }
         SpinLockRelease(&s->mutex);
         if (!done)
             idseq::pg::report(spin_error);
     }
     unlock_layout(e);
-}
-
-// Raises an encoded mark in the slot to mark (never lowers it); under the slot's mutex.
-void raise_mark(const Entry* e, pg_atomic_uint64* cell, const idseq::Mark& mark, int64 encoded)
-{
-    const int64 current = (int64) pg_atomic_read_u64(cell);
-    bool raise = false;
-    // pure arithmetic, but under a spinlock: no ereport from here (see spin_error)
-    if (idseq::pg::try_run(spin_error, [&] { raise = !idseq::mark_covers(idseq::decode_mark(e->layout, current), mark); }) && raise)
-        pg_atomic_write_u64(cell, (uint64) encoded);
 }
 
 void reserve_fast(const Entry* e, int64 unit, int64 counter, int32 node, int64 now_us)
@@ -452,9 +411,13 @@ void reserve_fast(const Entry* e, int64 unit, int64 counter, int32 node, int64 n
     const bool sync = sync_required(); // as reserve() confirmed the mark
     SpinLockAcquire(&s->mutex);
     if (slot_matches(s, e)) {
-        raise_mark(e, &s->reserved, mark, encoded);
-        if (sync)
-            raise_mark(e, &s->sync_reserved, mark, encoded);
+        // pure arithmetic that never throws, but under a spinlock: no ereport from here (see
+        // spin_error), so nothing to report
+        idseq::pg::try_run(spin_error, [&] {
+            idseq::slot::raise_mark<PgAtomics>(e->layout, s->reserved, mark, encoded);
+            if (sync)
+                idseq::slot::raise_mark<PgAtomics>(e->layout, s->sync_reserved, mark, encoded);
+        });
     }
     SpinLockRelease(&s->mutex);
 }
@@ -500,65 +463,19 @@ inline void usable_reserved(Entry* e, const Slot* s, int32 node, int64& unit, in
     }
 }
 
-// The common id without a lock (idseq::fast_next: no step back of the clock, no anchor, the
-// unit reserved, the ids within max_ahead of the clock): one compare-and-swap of the word.
-// Why it agrees with the locked steps:
-//  - every change of the word is a compare-and-swap from the value its step was computed
-//    from, so ids leave the word in one order, each above the last (idseq::pack_position);
-//  - Slot::last_now is read before the clock, by the locked steps too, and only ever holds a
-//    reading taken before it was stored: a reading below it is a real step back of the clock,
-//    which the locked step handles, so the lock-free id never hides one;
-//  - a unit is issued only when Slot::reserved, read before the compare-and-swap, covers it,
-//    and reserved is written only after its mark is durable (reserve);
-//  - a set-up (init_slot) writes setup 0 before it touches the word and a new generation
-//    after: an issuer that finds setup changed after its compare-and-swap cannot tell whether
-//    its id came before the set-up, so it drops it (a gap) and starts over.
-// Returns false when the locked step must decide.
+// The common id without a lock: idseq::slot::try_lock_free on the slot's cells, with this
+// backend's clock and view of the reservation. Returns false when the locked step must decide.
 bool try_lock_free(Entry* e, int32 node, int64 ahead, uint64 rnd, int64& id)
 {
     Slot* s = e->slot;
-    for (;;) {
-        const uint32 setup = pg_atomic_read_u32(&s->setup);
-        if (setup == 0 || setup != e->slot_setup || (int64) pg_atomic_read_u64(&s->anchor_unit) != -1)
-            return false;
-        pg_read_barrier();
-        const uint64 last_now = pg_atomic_read_u64(&s->last_now);
-        pg_read_barrier();
-        const int64 now_unit = idseq::unit_of(e->layout, now_unix_us());
-        if (now_word(now_unit) < last_now)
-            return false;
-        int64 reserved, reserved_counter;
-        usable_reserved(e, s, node, reserved, reserved_counter);
-        // The first compare-and-swap expects the word this backend left: right whenever no
-        // other backend issued since, and otherwise it fails with the word's line already
-        // taken for writing, so the second one, from the word it returned, is a local hit.
-        uint64 word = e->slot_word;
-        const uint64 nbits = idseq::node_bits(e->word_step, node);
-        bool current = false;
-        idseq::FastIssue fi;
-        for (;;) {
-            // the next counter of the word's unit in a few instructions (fast_successor), so
-            // that after a failed compare-and-swap the next attempt follows at once
-            if (!idseq::fast_successor(e->word_step, word, nbits, now_unit, reserved, reserved_counter, ahead, fi) &&
-                !idseq::fast_next(e->layout, word, node, now_unit, reserved, reserved_counter, rnd, ahead, fi)) {
-                if (current)
-                    return false;
-                word = pg_atomic_read_u64(&s->word);
-                current = true;
-                continue;
-            }
-            if (pg_atomic_compare_exchange_u64(&s->word, &word, fi.word))
-                break;
-            current = true; // another id came first: step from the word it left
-        }
-        e->slot_word = fi.word;
-        if (pg_atomic_read_u32(&s->setup) != setup)
-            continue; // set up again meanwhile: drop the id
-        if (now_word(now_unit) > last_now)
-            raise_last_now(s, now_unit);
-        id = compose_id(e, Step{Step::Issue, fi.unit, fi.counter, 0}, node, rnd);
-        return true;
-    }
+    idseq::FastIssue fi;
+    if (!idseq::slot::try_lock_free<PgAtomics>(
+            *s, e->issuer, e->layout, e->word_step, node, ahead, rnd,
+            [e] { return idseq::unit_of(e->layout, now_unix_us()); },
+            [e, s, node](int64_t& unit, int64_t& counter) { usable_reserved(e, s, node, unit, counter); }, fi))
+        return false;
+    id = compose_id(e, Step{Step::Issue, fi.unit, fi.counter, 0}, node, rnd);
+    return true;
 }
 
 } // namespace
@@ -577,50 +494,22 @@ int64 nextval_fast(Entry* e, int32 node)
         // steps that reserve, wait, anchor or see the clock go back are taken one at a time;
         // its id is a compare-and-swap of the word too, retried when a lock-free id came first.
         Step step{};
-        int64 now_us = 0, now_unit = 0;
+        int64_t now_us = 0;
         bool ready, ok = true;
         SpinLockAcquire(&s->mutex);
         ready = slot_matches(s, e);
         if (ready) {
-            e->slot_setup = pg_atomic_read_u32(&s->setup);
-            for (;;) {
-                // last_now and the word before the clock: every reading behind them, and every
-                // lock-free id in the word, came before this reading, so a word ahead of it
-                // is a real step back of the clock, not a reading that came late.
-                const uint64 last_now = pg_atomic_read_u64(&s->last_now);
-                uint64 word = pg_atomic_read_u64(&s->word), next_word = 0;
-                pg_read_barrier();
-                now_us = now_unix_us();
-                const int64 mono = now_mono_us();
-                GenState st;
-                ok = idseq::pg::try_run(spin_error, [&] {
-                    now_unit = idseq::unit_of(e->layout, now_us);
-                    int64 reserved, reserved_counter;
-                    usable_reserved(e, s, node, reserved, reserved_counter);
-                    st = idseq::state_at(e->layout, word, node, reserved,
-                                         now_of(last_now), (int64) pg_atomic_read_u64(&s->anchor_unit),
-                                         (int64) pg_atomic_read_u64(&s->anchor_mono));
-                    st.reserved_counter = reserved_counter;
-                    step = idseq::next(e->layout, st, now_unit, rnd, ahead, mono);
-                    if (step.kind == Step::Issue)
-                        next_word = idseq::position_of(e->layout, st, node);
-                });
-                if (!ok || step.kind == Step::NeedReservation)
-                    break;
-                if (step.kind == Step::WaitForClock) {
-                    write_anchor(s, st);
-                    break;
-                }
-                if (pg_atomic_compare_exchange_u64(&s->word, &word, next_word)) {
-                    e->slot_word = next_word;
-                    write_anchor(s, st);
-                    if (step.clock_back > 0)
-                        pg_atomic_write_u64(&s->last_now, now_word(now_unit)); // down with the clock
-                    else
-                        raise_last_now(s, now_unit);
-                    break;
-                }
-            }
+            // idseq::slot::locked_step: its core calls may throw, never ereport under the spinlock
+            ok = idseq::pg::try_run(spin_error, [&] {
+                step = idseq::slot::locked_step<PgAtomics>(
+                    *s, e->issuer, e->layout, node, ahead, rnd,
+                    [](int64_t& us, int64_t& mono) {
+                        us = now_unix_us();
+                        mono = now_mono_us();
+                    },
+                    [e, s, node](int64_t& unit, int64_t& counter) { usable_reserved(e, s, node, unit, counter); },
+                    now_us);
+            });
         }
         SpinLockRelease(&s->mutex);
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "error.h"
+#include "slot_protocol.h"
 #include "snowflake.h"
 
 #include <string>
@@ -83,7 +84,8 @@ struct Slot {
     // The unit a backend is spinning on the clock for (see wait_for_unit); no lock.
     pg_atomic_uint64 spinner_unit;
     // The generator's state, GenState's fields in atomics, so that the common id is one
-    // compare-and-swap of word without the mutex (see nextval_fast). Each id reads the
+    // compare-and-swap of word without the mutex (see nextval_fast): the cells of the slot
+    // protocol (idseq::slot::SlotCells, src/core/slot_protocol.h). Each id reads the
     // fields below and changes only word, so they have cache lines of their own: the mutex's
     // line is written by locked steps only, theirs by a new clock unit or a reservation.
     alignas(PG_CACHE_LINE_SIZE) pg_atomic_uint32 setup; // 0 while being set up, else the generation of the last set-up
@@ -96,6 +98,23 @@ struct Slot {
     pg_atomic_uint64 anchor_unit; // GenState::anchor_unit (-1: none); written under mutex
     pg_atomic_uint64 anchor_mono; // GenState::anchor_mono_us; written under mutex
     alignas(PG_CACHE_LINE_SIZE) pg_atomic_uint64 word; // the last id's (unit, node, counter): idseq::pack_position
+};
+
+// The slot protocol's atomics (src/core/slot_protocol.h) on PostgreSQL's: Slot holds its cells.
+struct PgAtomics {
+    using U64 = pg_atomic_uint64;
+    using U32 = pg_atomic_uint32;
+    static uint64 read(pg_atomic_uint64& a) { return pg_atomic_read_u64(&a); }
+    static void write(pg_atomic_uint64& a, uint64 v) { pg_atomic_write_u64(&a, v); }
+    static uint32 read(pg_atomic_uint32& a) { return pg_atomic_read_u32(&a); }
+    static void write(pg_atomic_uint32& a, uint32 v) { pg_atomic_write_u32(&a, v); }
+    static bool cas(pg_atomic_uint64& a, uint64& expected, uint64 desired)
+    {
+        return pg_atomic_compare_exchange_u64(&a, &expected, desired);
+    }
+    static void read_barrier() { pg_read_barrier(); }
+    static void write_barrier() { pg_write_barrier(); }
+    static void full_barrier() { pg_memory_barrier(); }
 };
 
 // The table's header; its idseq.snowflake_max_layouts slots follow it.
@@ -128,8 +147,7 @@ struct Entry {
     int64 max_id = 0, time_mask = 0;
     int time_shift = 0;
     Slot* slot = nullptr; // nullptr: the slow path
-    uint32 slot_setup = 0; // the slot's setup when this entry last found it set up for its relations
-    uint64 slot_word = 0; // the slot's word as this backend last left it (a guess: see try_lock_free)
+    idseq::slot::Issuer issuer; // the slot's setup and word as this backend last saw them
     bool slot_checked = false;
     bool has_node = false, has_rand = false;
     int64 max_node = 0;

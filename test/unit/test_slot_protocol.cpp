@@ -1,0 +1,387 @@
+// The shared-memory generator's slot protocol (src/core/slot_protocol.h) with real threads:
+// the lock-free issue, the locked step, reservations and set-ups racing on one slot, on
+// std::atomic cells, under an injected clock. `make unit-tsan` runs these tests under
+// ThreadSanitizer (it checks the harness's own shared data; the assertions check the
+// protocol); `make unit` and `make unit-san` run them too.
+//
+// Mutations of the protocol these tests catch (each was applied and seen to fail; the header
+// applies one when built with -DIDSEQ_SLOT_MUTATION_n, e.g.
+//   rm -f build/unit_tests_tsan && make unit-tsan TSAN_EXTRA=-DIDSEQ_SLOT_MUTATION_2
+// and a plain `rm -f build/unit_tests_tsan && make unit-tsan` afterwards):
+//  1. try_lock_free writes the word with a plain store instead of a compare-and-swap: two
+//     issuers step from one word and issue one id twice.
+//     -> all three (ids not distinct, or a thread's ids not increasing).
+//  2. try_lock_free does not read setup again after its compare-and-swap: an issuer of a set-up
+//     that was replaced meanwhile keeps an id it stepped from the new set-up's word.
+//     -> SlotProtocol.SetUpsDropTheIdsTheyCannotOrder (an id accepted under a generation lies
+//        beyond the word the next set-up found).
+//  3. raise_last_now stores the reading without comparing (it may lower last_now).
+//     -> SlotProtocol.ClockReadingsOnlyRise (last_now seen to go down while the clock only
+//        advances).
+//  4. try_lock_free issues without reading the reservation.
+//     -> SlotProtocol.ThreadsIssueDistinctIncreasingCoveredIds and
+//        SlotProtocol.SetUpsDropTheIdsTheyCannotOrder (an id above the durable mark).
+//  5. locked_step reads the clock before last_now and the word: a lock-free issuer's later
+//     reading, raised into last_now in between, looks like a step back of the clock.
+//     -> SlotProtocol.ClockReadingsOnlyRise (a step back reported while the clock only advances).
+#include "slot_protocol.h"
+#include "snowflake.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using namespace idseq;
+
+// PostgreSQL's atomics as the C++ memory model states them: pg_atomic_read/write_u64 order
+// nothing (relaxed), pg_atomic_compare_exchange_u64 is a full barrier (seq_cst),
+// pg_read_barrier / pg_write_barrier / pg_memory_barrier are acquire / release / seq_cst
+// fences.
+struct StdAtomics {
+    using U64 = std::atomic<uint64_t>;
+    using U32 = std::atomic<uint32_t>;
+    static uint64_t read(U64& a) { return a.load(std::memory_order_relaxed); }
+    static void write(U64& a, uint64_t v) { a.store(v, std::memory_order_relaxed); }
+    static uint32_t read(U32& a) { return a.load(std::memory_order_relaxed); }
+    static void write(U32& a, uint32_t v) { a.store(v, std::memory_order_relaxed); }
+    static bool cas(U64& a, uint64_t& expected, uint64_t desired)
+    {
+        return a.compare_exchange_strong(expected, desired, std::memory_order_seq_cst);
+    }
+    static void read_barrier() { std::atomic_thread_fence(std::memory_order_acquire); }
+    static void write_barrier() { std::atomic_thread_fence(std::memory_order_release); }
+    static void full_barrier() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+};
+
+using Cells = slot::SlotCells<StdAtomics>;
+
+constexpr int64_t kUnitUs = 1000;
+constexpr int64_t kNode = 3;
+
+// One slot and what the server keeps beside it: the durable mark H (raised under the layout's
+// lock, before the slot's reservation), the slot's mutex, the clock.
+struct Server {
+    // 64 ids a unit, so that units are spent and new ones reserved often
+    Layout layout = parse_layout("slot_test", 0, "time:40,node:4,seq:6", kUnitUs);
+    WordStep ws = word_step(layout);
+    int64_t ahead = 2; // units the ids may run ahead of the clock
+    int64_t lease = 1; // units a reservation covers beyond the step's
+    Cells c;
+    std::mutex mutex; // the slot's spinlock
+    std::mutex layout_lock; // the layout's heavyweight lock
+    std::atomic<int64_t> durable{-1}; // H, encoded
+    std::atomic<int64_t> clock_us{0};
+    std::atomic<int64_t> mono_us{0};
+    std::atomic<bool> stop{false};
+    std::atomic<int64_t> lowered{0}; // the issuers' Probe::lowered, added up
+    uint32_t generation = 1; // under mutex
+
+    explicit Server(int64_t start_unit)
+    {
+        clock_us = unit_start_us(layout, start_unit);
+        mono_us = 1000000;
+        const Mark h{start_unit};
+        durable = encode_mark(layout, h);
+        GenState st;
+        restart_from_mark(layout, st, h, kNode);
+        c.word = position_of(layout, st, kNode);
+        c.reserved = static_cast<uint64_t>(encode_mark(layout, h));
+        c.sync_reserved = static_cast<uint64_t>(-1);
+        c.last_now = slot::now_word(INT64_MIN);
+        c.anchor_unit = static_cast<uint64_t>(-1);
+        c.anchor_mono = 0;
+        c.setup = generation;
+    }
+
+    int64_t now_unit() const { return unit_of(layout, clock_us.load(std::memory_order_relaxed)); }
+
+    void reserved_view(int64_t& unit, int64_t& counter)
+    {
+        GenState st;
+        apply_mark(layout, st, decode_mark(layout, static_cast<int64_t>(StdAtomics::read(c.reserved))), kNode);
+        unit = st.reserved_unit;
+        counter = st.reserved_counter;
+    }
+
+    // A reservation up to unit (+ the lease): H first, then the slot's view of it.
+    void reserve(int64_t unit)
+    {
+        Mark m;
+        int64_t encoded;
+        {
+            std::lock_guard<std::mutex> g(layout_lock);
+            m = mark_max(decode_mark(layout, durable.load()), Mark{unit + lease});
+            encoded = encode_mark(layout, m);
+            durable.store(encoded);
+        }
+        std::lock_guard<std::mutex> g(mutex);
+        slot::raise_mark<StdAtomics>(layout, c.reserved, m, encoded);
+    }
+
+    bool covered(uint64_t word)
+    {
+        const Position p = unpack_position(layout, word);
+        return mark_covers_id(layout, decode_mark(layout, durable.load()), p.last_unit, p.node, p.counter);
+    }
+};
+
+// An id as the tests see it: its word, the set-up generation it was accepted under, whether the
+// durable mark covered it, and the step back of the clock it reported.
+struct Issued {
+    uint64_t word;
+    uint32_t generation;
+    bool covered;
+    int64_t clock_back;
+};
+
+// What one issuer thread sees of the slot, and the pauses it takes inside the steps: a reading
+// of the clock or of the reservation is now and then followed by a yield or a short sleep, as
+// a process preempted there would be, so that the other threads' steps land in the windows
+// between a step's reads and its compare-and-swap (where the protocol must hold, and where
+// the mutations break it). Seeded per thread.
+struct Probe {
+    std::mt19937_64 rng;
+    uint64_t last_now = 0; // the greatest last_now this thread read (reads of one atomic cell
+                           // follow its order of modification, so they never see it go down
+                           // unless it was lowered)
+    int64_t lowered = 0;
+    explicit Probe(uint64_t seed) : rng(seed) {}
+    uint64_t observe(Cells& c)
+    {
+        const uint64_t v = StdAtomics::read(c.last_now);
+        if (v < last_now)
+            ++lowered;
+        last_now = v;
+        return v;
+    }
+    void pause()
+    {
+        const uint64_t r = rng() % 64;
+        if (r < 4)
+            std::this_thread::yield();
+        else if (r < 7)
+            std::this_thread::sleep_for(std::chrono::microseconds(100)); // the clock moves meanwhile
+    }
+};
+
+// One id by either step, as nextval_fast takes them (the waits yield to the clock thread).
+bool issue(Server& sv, slot::Issuer& me, Probe& p, Issued& out)
+{
+    while (!sv.stop.load(std::memory_order_relaxed)) {
+        FastIssue fi;
+        if (slot::try_lock_free<StdAtomics>(
+                sv.c, me, sv.layout, sv.ws, kNode, sv.ahead, 0,
+                [&] {
+                    const uint64_t seen = p.observe(sv.c);
+                    const int64_t unit = sv.now_unit();
+                    // a reading past last_now (this issuer will raise it): often a long pause,
+                    // the clock and the others' readings moving on meanwhile
+                    if (slot::now_word(unit) > seen && p.rng() % 4 == 0)
+                        std::this_thread::sleep_for(std::chrono::microseconds(300));
+                    else
+                        p.pause();
+                    return unit;
+                },
+                [&](int64_t& u, int64_t& k) {
+                    sv.reserved_view(u, k);
+                    p.pause();
+                },
+                fi)) {
+            p.observe(sv.c);
+            out = Issued{fi.word, me.setup, sv.covered(fi.word), 0};
+            return true;
+        }
+        Step step;
+        int64_t now_us = 0;
+        {
+            std::lock_guard<std::mutex> g(sv.mutex);
+            step = slot::locked_step<StdAtomics>(
+                sv.c, me, sv.layout, kNode, sv.ahead, 0,
+                [&](int64_t& us, int64_t& mono) {
+                    p.observe(sv.c);
+                    us = sv.clock_us.load(std::memory_order_relaxed);
+                    mono = sv.mono_us.load(std::memory_order_relaxed);
+                    p.pause(); // the slot's mutex held: a preempted holder of the spinlock
+                },
+                [&](int64_t& u, int64_t& k) { sv.reserved_view(u, k); }, now_us);
+            if (step.kind == Step::Issue) {
+                out = Issued{me.word, me.setup, sv.covered(me.word), step.clock_back};
+                return true;
+            }
+        }
+        if (step.kind == Step::NeedReservation)
+            sv.reserve(step.unit);
+        else
+            std::this_thread::yield(); // WaitForClock: the clock thread moves the clock
+    }
+    return false;
+}
+
+// The clock: a tick of a quarter unit every few microseconds of real time; with step_back, now
+// and then three units back, or a stall; the monotonic clock never steps back.
+void run_clock(Server& sv, bool step_back, uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    while (!sv.stop.load()) {
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+        const uint64_t r = rng() % 64;
+        if (step_back && r == 0)
+            sv.clock_us.fetch_sub(3 * kUnitUs);
+        else if (step_back && r == 1)
+            std::this_thread::sleep_for(std::chrono::microseconds(500)); // a stall
+        else
+            sv.clock_us.fetch_add(kUnitUs / 4);
+        sv.mono_us.fetch_add(kUnitUs / 4);
+    }
+}
+
+constexpr int kIssuers = 6;
+constexpr int kIdsPerIssuer = 8000;
+constexpr auto kMaxRun = std::chrono::seconds(4);
+
+// Issuer threads, each issuing up to kIdsPerIssuer ids (or until kMaxRun), with the helpers.
+std::vector<std::vector<Issued>> run_issuers(Server& sv, int issuers, std::vector<std::thread> helpers)
+{
+    std::vector<std::vector<Issued>> ids(issuers);
+    std::vector<std::thread> threads;
+    std::atomic<int> done{0};
+    for (int t = 0; t < issuers; ++t)
+        threads.emplace_back([&, t] {
+            slot::Issuer me;
+            Probe p(1000 + t);
+            Issued one;
+            ids[t].reserve(kIdsPerIssuer);
+            while (static_cast<int>(ids[t].size()) < kIdsPerIssuer && issue(sv, me, p, one))
+                ids[t].push_back(one);
+            sv.lowered.fetch_add(p.lowered);
+            done.fetch_add(1);
+        });
+    const auto deadline = std::chrono::steady_clock::now() + kMaxRun;
+    while (done.load() < issuers && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    sv.stop = true;
+    for (auto& t : threads)
+        t.join();
+    for (auto& t : helpers)
+        t.join();
+    return ids;
+}
+
+// Every id distinct, and each thread's ids increasing (one node).
+void expect_distinct_and_increasing(const std::vector<std::vector<Issued>>& ids)
+{
+    std::vector<uint64_t> all;
+    for (size_t t = 0; t < ids.size(); ++t) {
+        for (size_t i = 0; i < ids[t].size(); ++i) {
+            all.push_back(ids[t][i].word);
+            if (i > 0) {
+                ASSERT_GT(ids[t][i].word, ids[t][i - 1].word) << "thread " << t << " id " << i;
+            }
+        }
+    }
+    std::sort(all.begin(), all.end());
+    const auto dup = std::adjacent_find(all.begin(), all.end());
+    EXPECT_TRUE(dup == all.end()) << "an id issued twice: word " << (dup == all.end() ? 0 : *dup);
+    EXPECT_GT(all.size(), 1000u) << "too few ids to say anything";
+}
+
+TEST(SlotProtocol, ThreadsIssueDistinctIncreasingCoveredIds)
+{
+    Server sv(1000);
+    std::vector<std::thread> helpers;
+    helpers.emplace_back(run_clock, std::ref(sv), true, 7);
+    // another backend's reservations, raised at the clock's unit now and then
+    helpers.emplace_back([&sv] {
+        while (!sv.stop.load()) {
+            std::this_thread::sleep_for(std::chrono::microseconds(300));
+            sv.reserve(sv.now_unit());
+        }
+    });
+    const auto ids = run_issuers(sv, kIssuers, std::move(helpers));
+    expect_distinct_and_increasing(ids);
+    for (size_t t = 0; t < ids.size(); ++t)
+        for (size_t i = 0; i < ids[t].size(); ++i)
+            ASSERT_TRUE(ids[t][i].covered) << "an id above the durable mark: thread " << t << " id " << i;
+}
+
+// Set-ups (as init_slot's: most resume right after the word they find, as after a clean
+// shutdown; every 16th restarts above the durable mark, as after a crash) over and over while
+// ids are issued: the ids accepted under generation g all lie after the word g started from
+// and at or before the word the next set-up found.
+TEST(SlotProtocol, SetUpsDropTheIdsTheyCannotOrder)
+{
+    Server sv(1000);
+    struct SetUp {
+        uint64_t found; // the word the set-up found ...
+        uint64_t started; // ... and the word it left
+    };
+    std::vector<SetUp> setups(1); // by generation; generation 1 is the server's start
+    setups.push_back(SetUp{0, sv.c.word.load()});
+    std::vector<std::thread> helpers;
+    helpers.emplace_back(run_clock, std::ref(sv), false, 11);
+    helpers.emplace_back([&sv, &setups] {
+        while (!sv.stop.load()) {
+            std::this_thread::yield();
+            std::lock_guard<std::mutex> l(sv.layout_lock);
+            std::lock_guard<std::mutex> g(sv.mutex);
+            slot::begin_setup<StdAtomics>(sv.c);
+            SetUp s{};
+            const int64_t h = sv.durable.load();
+            const bool restart = setups.size() % 16 == 0;
+            slot::exchange_word<StdAtomics>(sv.c, [&](uint64_t old) {
+                s.found = s.started = old;
+                if (restart) {
+                    GenState st;
+                    restart_from_mark(sv.layout, st, decode_mark(sv.layout, h), kNode);
+                    s.started = position_of(sv.layout, st, kNode);
+                }
+                return s.started;
+            });
+            slot::reset_cells<StdAtomics>(sv.c, h, -1);
+            sv.generation = slot::next_generation(sv.generation);
+            setups.push_back(s);
+            slot::publish_setup<StdAtomics>(sv.c, sv.generation);
+        }
+    });
+    const auto ids = run_issuers(sv, kIssuers - 1, std::move(helpers));
+    ASSERT_GT(setups.size(), 100u) << "too few set-ups to say anything";
+    expect_distinct_and_increasing(ids);
+    for (size_t t = 0; t < ids.size(); ++t)
+        for (size_t i = 0; i < ids[t].size(); ++i) {
+            const Issued& id = ids[t][i];
+            ASSERT_LT(id.generation, setups.size());
+            ASSERT_GT(id.word, setups[id.generation].started) << "thread " << t << " id " << i;
+            if (id.generation + 1 < setups.size()) {
+                ASSERT_LE(id.word, setups[id.generation + 1].found)
+                    << "an id of a replaced set-up accepted: generation " << id.generation << ", thread " << t
+                    << " id " << i;
+            }
+            ASSERT_TRUE(id.covered) << "thread " << t << " id " << i;
+        }
+}
+
+// With a clock that only advances, last_now only rises and no step reports a step back.
+TEST(SlotProtocol, ClockReadingsOnlyRise)
+{
+    Server sv(1000);
+    sv.ahead = 1; // lock-free ids a unit ahead of a reading, and spent units waiting for the clock
+    std::vector<std::thread> helpers;
+    helpers.emplace_back(run_clock, std::ref(sv), false, 13);
+    const auto ids = run_issuers(sv, kIssuers, std::move(helpers));
+    expect_distinct_and_increasing(ids);
+    EXPECT_EQ(sv.lowered.load(), 0) << "last_now went down";
+    for (size_t t = 0; t < ids.size(); ++t)
+        for (size_t i = 0; i < ids[t].size(); ++i)
+            ASSERT_EQ(ids[t][i].clock_back, 0) << "a step back reported: thread " << t << " id " << i;
+}
+
+} // namespace
