@@ -235,8 +235,9 @@ sub alter_system
         my ($name, $value) = $s =~ /^\s*([\w.]+)\s*(?:=|TO)\s*(.*?)\s*$/i or die "cannot read setting '$s'";
         $value =~ s/^'(.*)'$/$1/s;
         $value =~ s/'/''/g;
+        # (psql prints LOAD's command tag before the result)
         $node->poll_query_until('postgres',
-            "LOAD 'idseq'; SELECT setting = '$value' FROM pg_settings WHERE name = '$name'")
+            "LOAD 'idseq'; SELECT setting = '$value' FROM pg_settings WHERE name = '$name'", "LOAD\nt")
           or die "$name did not become $value";
     }
 }
