@@ -9,8 +9,7 @@
 #     use IdseqTest qw(idseq_node ...);
 #
 # (a `use lib` of the file's own directory, so that every runner finds it: PGXS's
-# prove_installcheck, tools/idseq-run, the version roots, tools/deb-check, and a plain
-# `prove t/x.pl`). Add a set-up here when a second file needs it; what one file uses stays in
+# prove_installcheck, tools/idseq-run, the version roots, tools/deb-check). Add a set-up here when a second file needs it; what one file uses stays in
 # that file.
 package IdseqTest;
 use strict;
