@@ -2,15 +2,15 @@
 # runs every CREATE TABLE before any data, our registry's included) and physical replication.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node standby_of dump_ok restore_ok);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $src = PostgreSQL::Test::Cluster->new('source');
-$src->init(allows_streaming => 1);
-$src->start;
+my $src = idseq_node('source', streaming => 1);
 $src->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     SELECT idseq_create_charset('stars', '★☆✦✧');
     SELECT idseq_create_charset('quotes', 'a''b"c\\d', true);
     SELECT idseq_create_charset('unused', 'XYZ');
@@ -27,10 +27,7 @@ my $before = $src->safe_psql('postgres', 'SELECT * FROM a_items ORDER BY s');
 my $charsets = $src->safe_psql('postgres', 'SELECT * FROM idseq_charsets ORDER BY name');
 
 # ---- a streaming standby reads the custom charsets ----
-$src->backup('b1');
-my $standby = PostgreSQL::Test::Cluster->new('standby');
-$standby->init_from_backup($src, 'b1', has_streaming => 1);
-$standby->start;
+my $standby = standby_of($src, 'standby');
 $src->safe_psql('postgres', q{SELECT idseq_create_charset('late', 'LMNOP'); INSERT INTO a_items VALUES (501, '✧✧', 'ddddd', 'Zz', 'ZZ')});
 $src->wait_for_catchup($standby);
 is($standby->safe_psql('postgres', q{SELECT 'PONML'::lexid(late)::text, (SELECT s FROM a_items WHERE id = 501)}),
@@ -40,13 +37,10 @@ is($standby->safe_psql('postgres', q{SELECT count(*) FROM a_items WHERE s > '★
 # ---- pg_dump (custom format) and pg_restore into a fresh cluster ----
 $before = $src->safe_psql('postgres', 'SELECT * FROM a_items ORDER BY s');
 $charsets = $src->safe_psql('postgres', 'SELECT * FROM idseq_charsets ORDER BY name');
-my $dst = PostgreSQL::Test::Cluster->new('destination');
-$dst->init;
-$dst->start;
+my $dst = idseq_node('destination', extension => 0);
 my $dump = $src->basedir . '/dump.custom';
-$src->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $src->connstr('postgres') ], 'pg_dump');
-$dst->safe_psql('postgres', 'CREATE DATABASE restored');
-$dst->command_ok([ 'pg_restore', '--exit-on-error', '-d', $dst->connstr('restored'), $dump ], 'pg_restore into a fresh cluster');
+dump_ok($src, 'postgres', $dump, 'pg_dump');
+restore_ok($dst, 'restored', $dump, 'pg_restore into a fresh cluster');
 is($dst->safe_psql('restored', 'SELECT * FROM a_items ORDER BY s'), $before, 'every value restored');
 is($dst->safe_psql('restored', 'SELECT * FROM idseq_charsets ORDER BY name'), $charsets,
    'every charset restored, used or not');
@@ -63,9 +57,8 @@ is($dst->safe_psql('restored', q{INSERT INTO a_items VALUES (1000, '✧✧✧✧
 
 # ---- plain SQL dump into another fresh database ----
 my $sql = $src->basedir . '/dump.sql';
-$src->command_ok([ 'pg_dump', '-f', $sql, '-d', $src->connstr('postgres') ], 'pg_dump plain');
-$dst->safe_psql('postgres', 'CREATE DATABASE plain');
-$dst->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $sql, '-d', $dst->connstr('plain') ], 'psql < plain dump');
+dump_ok($src, 'postgres', $sql, 'pg_dump plain', plain => 1);
+restore_ok($dst, 'plain', $sql, 'psql < plain dump', plain => 1);
 is($dst->safe_psql('plain', 'SELECT * FROM a_items ORDER BY s'), $before, 'every value restored from the plain dump');
 
 # a dump restored where a charset of the same name means something else is refused

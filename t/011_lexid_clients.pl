@@ -5,13 +5,14 @@
 # a plain lexid column is upgraded with a warning and keeps working.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node dump_ok restore_ok);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('clients');
-$node->init;
-$node->start;
+my $node = idseq_node('clients', extension => 0);
 
 # ---- dump/restore of every kind of value ----
 $node->safe_psql('postgres', 'CREATE DATABASE src');
@@ -64,10 +65,8 @@ like($before, qr/lexid\("select",'xy'\)/, 'a keyword charset name is quoted in t
 like($before, qr/\(1001,.*aB.*-_.*\)/, 'values only their charset reads are there');
 
 my $dump = $node->basedir . '/every.sql';
-$node->command_ok([ 'pg_dump', '-f', $dump, '-d', $node->connstr('src') ], 'pg_dump of every kind of value');
-$node->safe_psql('postgres', 'CREATE DATABASE dst');
-$node->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $dump, '-d', $node->connstr('dst') ],
-                  'the plain dump restores into a fresh database');
+dump_ok($node, 'src', $dump, 'pg_dump of every kind of value', plain => 1);
+restore_ok($node, 'dst', $dump, 'the plain dump restores into a fresh database', plain => 1);
 is($node->safe_psql('dst', $show), $before, 'every value, type and view reads back byte for byte');
 $node->safe_psql('dst', 'CREATE EXTENSION amcheck');
 is($node->safe_psql('dst', q{SELECT bt_index_parent_check('every_kw', true), bt_index_parent_check('every_mb', true)}),

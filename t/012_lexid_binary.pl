@@ -5,13 +5,14 @@
 # docs/lexid.md, "Binary form").
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('binary');
-$node->init;
-$node->start;
+my $node = idseq_node('binary', extension => 0);
 my %defs = (a => [ 'abc', 'pqr' ], b => [ 'xyzw', 'rqp' ], c => [ 'abc', 'pqr' ]);
 for my $db (sort keys %defs) {
     $node->safe_psql('postgres', "CREATE DATABASE $db");

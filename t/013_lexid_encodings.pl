@@ -4,13 +4,14 @@
 # input bytes are quoted as \xNN in errors). In UTF8 databases non-ASCII symbols work.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('encodings');
-$node->init;
-$node->start;
+my $node = idseq_node('encodings', extension => 0);
 
 # non-ASCII text made on the server from its UTF-8 bytes, in each database's own encoding
 my %sample = (

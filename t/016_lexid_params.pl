@@ -7,15 +7,15 @@
 # fix these plans were sequential scans.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('params');
-$node->init;
-$node->start;
+my $node = idseq_node('params');
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     CREATE TABLE t (id int, code lexid(base62) PRIMARY KEY);
     INSERT INTO t SELECT g, lexid_from_rank(g * 7919, 'base62') FROM generate_series(1, 50000) g;
     ANALYZE t;

@@ -6,21 +6,16 @@
 # crash, a restore or a failover lies beyond every value before it.
 use strict;
 use warnings;
-use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node standby_of dump_ok restore_ok pgbench_ok pgbench_start);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('seq_main');
-$node->init(allows_streaming => 1);
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'idseq'
-max_connections = 30
-});
-$node->start;
+my $node = idseq_node('seq_main', streaming => 1, preload => 1, conf => "max_connections = 30\n");
 
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     CREATE SEQUENCE order_code_seq;
     SELECT create_code_sequence('match_code_seq', 6);   -- 26^6 codes: no cycling in this test
     CREATE SEQUENCE node_block_seq INCREMENT BY 50;
@@ -39,15 +34,11 @@ INSERT INTO blocks SELECT first_id, last_id, :phase FROM lexid_block('node_block
 # Phase 1: load, crashed in the middle.
 my $script_file = $node->basedir . '/load.sql';
 PostgreSQL::Test::Utils::append_to_file($script_file, $script);
-my ($out, $err) = ('', '');
-my $bg = IPC::Run::start(
-    [ 'pgbench', '--no-vacuum', '--client=8', '--jobs=2', '--time=60', '--protocol=prepared',
-      '--define=phase=1', '--file=' . $script_file, '--host=' . $node->host, '--port=' . $node->port, 'postgres' ],
-    '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+my ($bg, $out, $err) = pgbench_start($node, clients => 8, time => 60, define => { phase => 1 }, file => $script_file);
 ok($node->poll_query_until('postgres', 'SELECT count(*) >= 1500 FROM orders'), 'phase 1 load is running');
 $node->stop('immediate');
 $bg->finish;    # pgbench loses its connections: expected
-note("pgbench after the crash: $err");
+note("pgbench after the crash: $$err");
 $node->start;
 
 my $before = $node->safe_psql('postgres', 'SELECT count(*) FROM orders');
@@ -58,12 +49,8 @@ cmp_ok($before, '>=', 1500, "$before ids committed before the crash survived it"
 sub load_ok
 {
     my ($db_node, $db, $phase, $tx, $what) = @_;
-    my $total = 8 * $tx;
-    $db_node->command_checks_all(
-        [ 'pgbench', '--no-vacuum', '--client=8', '--jobs=2', "--transactions=$tx", '--protocol=prepared',
-          "--define=phase=$phase", '--file=' . $script_file, '--host=' . $db_node->host,
-          '--port=' . $db_node->port, $db ],
-        0, [qr{processed: $total/$total}], [qr{^$}], "phase $phase: $what, no errors");
+    pgbench_ok($db_node, "phase $phase: $what, no errors", clients => 8, transactions => $tx,
+        define => { phase => $phase }, file => $script_file, db => $db);
 }
 
 # Phase 2: more load after the restart.
@@ -94,14 +81,9 @@ is($node->safe_psql('postgres', q{
 # pg_dump and pg_restore into a fresh cluster: the sequences (with their shape and position),
 # the column defaults and the data come across; drawing continues without reuse.
 my $dump = $node->basedir . '/seq.dump';
-$node->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $node->connstr('postgres') ], 'pg_dump');
-my $fresh = PostgreSQL::Test::Cluster->new('seq_restored');
-$fresh->init;
-$fresh->append_conf('postgresql.conf', "max_connections = 30\n");
-$fresh->start;
-$fresh->safe_psql('postgres', 'CREATE DATABASE restored');
-$fresh->command_ok([ 'pg_restore', '--exit-on-error', '-d', $fresh->connstr('restored'), $dump ],
-    'pg_restore into a fresh cluster');
+dump_ok($node, 'postgres', $dump, 'pg_dump');
+my $fresh = idseq_node('seq_restored', conf => "max_connections = 30\n", extension => 0);
+restore_ok($fresh, 'restored', $dump, 'pg_restore into a fresh cluster');
 is($fresh->safe_psql('restored', q{
     SELECT seqmin, seqmax, seqcycle, seqincrement FROM pg_sequence WHERE seqrelid = 'match_code_seq'::regclass}),
    '0|308915775|t|1', 'the code sequence keeps its shape');
@@ -113,10 +95,7 @@ $fresh->stop;
 
 # A streaming standby has the sequences; after the primary is gone and the standby is
 # promoted, drawing continues beyond everything the primary handed out.
-$node->backup('seq_backup');
-my $standby = PostgreSQL::Test::Cluster->new('seq_standby');
-$standby->init_from_backup($node, 'seq_backup', has_streaming => 1);
-$standby->start;
+my $standby = standby_of($node, 'seq_standby');
 load_ok($node, 'postgres', 4, 50, '8 clients on the primary while the standby streams');
 $node->wait_for_catchup($standby);
 my ($ret) = $standby->psql('postgres', q{SELECT nextval_code('match_code_seq')});

@@ -6,14 +6,14 @@
 # t/citus/010_citus.pl (make test-citus); this one runs everywhere.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('citus_ranges');
-$node->init;
-$node->append_conf('postgresql.conf', "allow_system_table_mods = on\n");
-$node->start;
+my $node = idseq_node('citus_ranges', conf => "allow_system_table_mods = on\n");
 my $sql = sub { $node->safe_psql('postgres', $_[0]) };
 my $err = sub {
     my ($rc, $out, $e) = $node->psql('postgres', $_[0]);
@@ -23,7 +23,6 @@ my $seed = q{'00A000'::lexid(base36)};
 my $offset = sub { $sql->(qq{SELECT lexid_rank(nextval_lexid('$_[0]', $seed)) - lexid_rank($seed)}) };
 
 $sql->(q{
-    CREATE EXTENSION idseq;
     CREATE SEQUENCE w1 START 281474976710657 MINVALUE 281474976710657 MAXVALUE 562949953421313;
     CREATE SEQUENCE w1_codes START 281474976710657 MINVALUE 281474976710657 MAXVALUE 562949953421313 CYCLE;
     CREATE SEQUENCE w1_int AS integer CYCLE;

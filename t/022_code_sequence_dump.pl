@@ -6,15 +6,15 @@
 # another charset, and every INSERT through such a default drew a value and failed.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node dump_ok restore_ok);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $src = PostgreSQL::Test::Cluster->new('src');
-$src->init;
-$src->start;
+my $src = idseq_node('src');
 $src->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     SELECT idseq_create_charset('noambig', '23456789ABCDEFGHJKMNPQRSTUVWXYZ');
     SELECT create_code_sequence('desk_seq', 2, 'noambig');
     CREATE TABLE desks (code text PRIMARY KEY DEFAULT nextval_code('desk_seq'), n int);
@@ -47,19 +47,14 @@ $src->safe_psql('postgres', q{
     ALTER TABLE idseq_code_sequences ENABLE TRIGGER idseq_code_sequences_check;
 });
 
-my $dst = PostgreSQL::Test::Cluster->new('dst');
-$dst->init;
-$dst->start;
+my $dst = idseq_node('dst', extension => 0);
 my $dir = PostgreSQL::Test::Utils::tempdir;
 
 # custom format, pg_restore; and plain, psql
-$src->command_ok([ 'pg_dump', '-Fc', '-f', "$dir/dump.fc", '-d', $src->connstr('postgres') ], 'pg_dump -Fc');
-$dst->safe_psql('postgres', 'CREATE DATABASE custom');
-$dst->command_ok([ 'pg_restore', '--exit-on-error', '-d', $dst->connstr('custom'), "$dir/dump.fc" ], 'pg_restore');
-$src->command_ok([ 'pg_dump', '-f', "$dir/dump.sql", '-d', $src->connstr('postgres') ], 'pg_dump plain');
-$dst->safe_psql('postgres', 'CREATE DATABASE plain');
-$dst->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', "$dir/dump.sql", '-d', $dst->connstr('plain') ],
-    'psql < plain dump');
+dump_ok($src, 'postgres', "$dir/dump.fc", 'pg_dump -Fc');
+restore_ok($dst, 'custom', "$dir/dump.fc", 'pg_restore');
+dump_ok($src, 'postgres', "$dir/dump.sql", 'pg_dump plain', plain => 1);
+restore_ok($dst, 'plain', "$dir/dump.sql", 'psql < plain dump', plain => 1);
 unlike(slurp_file("$dir/dump.sql"), qr/^4000000000\t/m, 'the row of a missing sequence is left out of the dump');
 like(slurp_file("$dir/dump.sql"), qr/nextval_lexid\('public\.order_no_seq'::regclass, '222222'::public\.lexid\(noambig/,
     'the dump holds the typed seed');

@@ -6,22 +6,15 @@
 # shared memory and without.
 use strict;
 use warnings;
-use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node switch_path pgbench_start alter_system not_increasing_sql);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('sf_clock');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'idseq'
-idseq.node_id = 9
-max_connections = 30
-log_statement = none
-});
-$node->start;
+my $node = idseq_node('sf_clock', preload => 1, node_id => 9, conf => "max_connections = 30\nlog_statement = none\n");
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     CREATE TABLE ids (id bigint PRIMARY KEY, round int, pid int, xid bigint, g int,
                       at timestamptz DEFAULT clock_timestamp());
 });
@@ -32,37 +25,26 @@ SELECT snowflake_nextval(), :round, pg_backend_pid(), pg_current_xact_id()::text
   FROM generate_series(1, 500) g;
 });
 
-sub set_offset
-{
-    my ($ms) = @_;
-    $node->safe_psql('postgres', "ALTER SYSTEM SET idseq.test_clock_offset_ms = $ms; SELECT pg_reload_conf();");
-}
-
 sub clock_round
 {
     my ($round) = @_;
     my $log_offset = -s $node->logfile;
-    my ($out, $err) = ('', '');
-    my $bench = IPC::Run::start(
-        [ 'pgbench', '--no-vacuum', '--client=4', '--jobs=2', '--time=6', '--protocol=prepared',
-          "--define=round=$round", "--file=$script_file", '--host=' . $node->host, '--port=' . $node->port,
-          'postgres' ],
-        '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    my ($bench, $out, $err) = pgbench_start($node, clients => 4, time => 6, define => { round => $round },
+        file => $script_file);
     ok($node->poll_query_until('postgres', "SELECT count(*) >= 20000 FROM ids WHERE round = $round"),
         "round $round: load is running");
     my $max_before_step = $node->safe_psql('postgres', "SELECT max(id) FROM ids WHERE round = $round");
-    set_offset(-3600000);
+    alter_system($node, ['idseq.test_clock_offset_ms = -3600000']);
     sleep 2;
-    set_offset(0);
+    alter_system($node, ['idseq.test_clock_offset_ms = 0']);
     $bench->finish;
     is($?, 0, "round $round: pgbench ran without an error");
-    my @warnings = ($err =~ /WARNING:  system clock went back by/g);
+    my @warnings = ($$err =~ /WARNING:  system clock went back by/g);
     note("pgbench saw " . scalar(@warnings) . " warnings");
 
     my $res = $node->safe_psql('postgres', qq{
         SELECT count(*), count(DISTINCT pid),
-               (SELECT count(*) FROM (SELECT id <= lag(id) OVER (PARTITION BY pid ORDER BY xid, g) AS bad
-                                        FROM ids WHERE round = $round) s WHERE bad),
+               @{[ not_increasing_sql('ids', "round = $round") ]},
                count(*) FILTER (WHERE id > $max_before_step),
                bool_and(snowflake_timestamp(id) > at - interval '10 minutes'),
                max(at) - min(at) < interval '30 seconds'
@@ -79,8 +61,7 @@ sub clock_round
 
 clock_round(1);
 
-$node->append_conf('postgresql.conf', "shared_preload_libraries = ''\n");
-$node->restart;
+switch_path($node, 'plain');
 is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'), '', 'restarted without preload');
 clock_round(2);
 is($node->safe_psql('postgres', 'SELECT count(*) FROM ids WHERE round = 2 AND id <= (SELECT max(id) FROM ids WHERE round = 1)'),

@@ -6,21 +6,15 @@
 # and flushed before those ids were issued. Done once with shared memory and once without.
 use strict;
 use warnings;
-use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node switch_path pgbench_ok pgbench_start crash_while_streaming);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('sf_crash');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'idseq'
-idseq.node_id = 3
-max_connections = 30
-});
-$node->start;
+my $node = idseq_node('sf_crash', preload => 1, node_id => 3, conf => "max_connections = 30\n");
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     CREATE TABLE ids (id bigint PRIMARY KEY, round int);
 });
 my $script_file = $node->basedir . '/load.sql';
@@ -32,25 +26,10 @@ sub crash_round
 {
     my ($round, $offset_ms) = @_;
 
-    my ($bench_out, $bench_err, $psql_out, $psql_err) = ('', '', '', '');
-    my $bench = IPC::Run::start(
-        [ 'pgbench', '--no-vacuum', '--client=4', '--jobs=2', '--time=60', '--protocol=prepared',
-          "--define=round=$round", "--file=$script_file", '--host=' . $node->host, '--port=' . $node->port,
-          'postgres' ],
-        '>', \$bench_out, '2>', \$bench_err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
-    # A cursor streams ids to the client as they are issued, in a transaction that never commits.
-    my $psql = IPC::Run::start(
-        [ 'psql', '-XAtq', '-v', 'FETCH_COUNT=100', '-h', $node->host, '-p', $node->port, '-d', 'postgres',
-          '-c', 'SELECT snowflake_nextval() FROM (SELECT generate_series(1, 1000000000)) s' ],
-        '>', \$psql_out, '2>', \$psql_err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
-    ok($node->poll_query_until('postgres', "SELECT count(*) >= 20000 FROM ids WHERE round = $round"),
-        "round $round: load is running");
-    $psql->pump until length($psql_out) > 100000;   # ~5000 ids seen by the client
-    $node->stop('immediate');
-    $bench->finish;
-    $psql->finish;
-
-    my @streamed = grep { /^\d+$/ } split /\n/, $psql_out;
+    my ($bench) = pgbench_start($node, clients => 4, time => 60, define => { round => $round }, file => $script_file);
+    # ~5000 ids seen by the client
+    my @streamed = grep { /^\d+$/ } crash_while_streaming($node, $bench, 'snowflake_nextval()',
+        "SELECT count(*) >= 20000 FROM ids WHERE round = $round", "round $round: load is running");
     my $seen = 0;
     for (@streamed) { $seen = $_ if $_ > $seen; }
     cmp_ok(scalar(@streamed), '>', 4000, "round $round: the client saw " . scalar(@streamed) . ' uncommitted ids');
@@ -63,12 +42,8 @@ sub crash_round
     my $max_before = $seen > $max_committed ? $seen : $max_committed;
 
     # More load after recovery; the clock is now an hour behind the ids.
-    $node->pgbench("--no-vacuum --client=4 --jobs=2 --transactions=50 --protocol=prepared --define=round="
-          . ($round + 1),
-        0, [qr{processed: 200/200}], [qr{^$}], "round $round: load after the crash, no error",
-        { "030_snowflake_after_$round" => q{
-INSERT INTO ids SELECT snowflake_nextval(), :round FROM generate_series(1, 200);
-} });
+    pgbench_ok($node, "round $round: load after the crash, no error", clients => 4, transactions => 50,
+        define => { round => $round + 1 }, file => $script_file);
     my $res = $node->safe_psql('postgres', qq{
         SELECT count(*), min(id) > $max_before,
                min(snowflake_timestamp(id)) >= snowflake_timestamp($max_before),
@@ -87,8 +62,7 @@ INSERT INTO ids SELECT snowflake_nextval(), :round FROM generate_series(1, 200);
 crash_round(1, -3600000);
 
 # Round 3: without shared memory; the clock goes back another hour.
-$node->append_conf('postgresql.conf', "shared_preload_libraries = ''\n");
-$node->restart;
+switch_path($node, 'plain');
 is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'), '', 'restarted without preload');
 crash_round(3, -7200000);
 

@@ -4,16 +4,15 @@
 # its new ids lie above every id the source issued.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node dump_ok restore_ok);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $src = PostgreSQL::Test::Cluster->new('sf_dump_source');
-$src->init;
-$src->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\nidseq.node_id = 5\n");
-$src->start;
+my $src = idseq_node('sf_dump_source', preload => 1, node_id => 5);
 $src->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     SELECT snowflake_create_layout('orders', '2024-01-01 00:00:00+00', 'time:40,node:6,seq:17');
     SELECT snowflake_create_layout('per_second', '2020-01-01 00:00:00+00', 'time:32,rand:20,node:11', '1 second');
     SELECT snowflake_create_layout('a_very_long_layout_name_that_takes_all_of_sixty_three_character',
@@ -32,18 +31,13 @@ my $max_orders = $src->safe_psql('postgres', q{SELECT max(snowflake_nextval('ord
 my $max_events = $src->safe_psql('postgres', q{SELECT max(snowflake_nextval()) FROM generate_series(1, 100)});
 
 my $dump = $src->basedir . '/dump.custom';
-$src->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $src->connstr('postgres') ], 'pg_dump');
+dump_ok($src, 'postgres', $dump, 'pg_dump');
 $src->stop;
 
 # The same node id on a new server whose clock is an hour behind.
-my $dst = PostgreSQL::Test::Cluster->new('sf_dump_destination');
-$dst->init;
-$dst->append_conf('postgresql.conf',
-    "shared_preload_libraries = 'idseq'\nidseq.node_id = 5\nidseq.test_clock_offset_ms = -3600000\n");
-$dst->start;
-$dst->safe_psql('postgres', 'CREATE DATABASE restored');
-$dst->command_ok([ 'pg_restore', '--exit-on-error', '-d', $dst->connstr('restored'), $dump ],
-    'pg_restore into a fresh cluster');
+my $dst = idseq_node('sf_dump_destination', preload => 1, node_id => 5,
+    conf => "idseq.test_clock_offset_ms = -3600000\n", extension => 0);
+restore_ok($dst, 'restored', $dump, 'pg_restore into a fresh cluster');
 is($dst->safe_psql('restored', 'SELECT * FROM snowflake_layouts ORDER BY name'), $layouts, 'every layout restored');
 is($dst->safe_psql('restored', $packed), $packed_before, 'pack and unpack agree with the source');
 is($dst->safe_psql('restored', q{SELECT count(*) FROM orders o, LATERAL snowflake_unpack(o.id, 'orders') u

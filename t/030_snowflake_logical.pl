@@ -5,41 +5,28 @@
 # the node it came from.
 use strict;
 use warnings;
-use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node subscribe pgbench_start);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 my @pubs;
 for my $n (1 .. 3) {
-    my $pub = PostgreSQL::Test::Cluster->new("sf_node$n");
-    $pub->init(allows_streaming => 'logical');
-    my $preload = $n == 3 ? '' : 'idseq';
-    $pub->append_conf('postgresql.conf', qq{
-shared_preload_libraries = '$preload'
-idseq.node_id = $n
-max_connections = 20
-log_statement = none
-});
-    $pub->start;
+    my $pub = idseq_node("sf_node$n", streaming => 'logical', preload => $n != 3, node_id => $n,
+        conf => "max_connections = 20\nlog_statement = none\n");
     $pub->safe_psql('postgres', qq{
-        CREATE EXTENSION idseq;
         CREATE TABLE ids (id bigint PRIMARY KEY, node int NOT NULL);
         CREATE PUBLICATION ids_pub FOR TABLE ids;
     });
     push @pubs, $pub;
 }
 
-my $agg = PostgreSQL::Test::Cluster->new('sf_aggregator');
-$agg->init;
-$agg->append_conf('postgresql.conf', "max_logical_replication_workers = 8\nmax_worker_processes = 16\n");
-$agg->start;
+my $agg = idseq_node('sf_aggregator', conf => "max_logical_replication_workers = 8\nmax_worker_processes = 16\n",
+    extension => 0);
 $agg->safe_psql('postgres', 'CREATE TABLE ids (id bigint PRIMARY KEY, node int NOT NULL)');
-for my $n (1 .. 3) {
-    my $connstr = $pubs[ $n - 1 ]->connstr . ' dbname=postgres';
-    $agg->safe_psql('postgres', "CREATE SUBSCRIPTION sub$n CONNECTION '$connstr' PUBLICATION ids_pub");
-}
-$agg->wait_for_subscription_sync($pubs[ $_ - 1 ], "sub$_") for 1 .. 3;
+subscribe($agg, 'postgres', "sub$_", $pubs[ $_ - 1 ], 'postgres', 'ids_pub') for 1 .. 3;
 
 # All three nodes generate at once.
 my @runs;
@@ -47,12 +34,7 @@ for my $n (1 .. 3) {
     my $pub = $pubs[ $n - 1 ];
     my $file = $pub->basedir . '/load.sql';
     append_to_file($file, "INSERT INTO ids SELECT snowflake_nextval(), $n FROM generate_series(1, 1000);\n");
-    my ($out, $err) = ('', '');
-    my $h = IPC::Run::start(
-        [ 'pgbench', '--no-vacuum', '--client=2', '--jobs=1', '--transactions=30', '--protocol=prepared',
-          "--file=$file", '--host=' . $pub->host, '--port=' . $pub->port, 'postgres' ],
-        '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
-    push @runs, [ $h, \$out, \$err ];
+    push @runs, [ pgbench_start($pub, clients => 2, jobs => 1, transactions => 30, file => $file) ];
 }
 for my $n (1 .. 3) {
     my ($h, $out, $err) = @{ $runs[ $n - 1 ] };

@@ -7,20 +7,15 @@
 # 256 ids per 10 ms, nonsequential's random start) run out of it and wait for the clock.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node switch_path pgbench_ok not_increasing_sql count_above_mark);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('sf_pgbench');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'idseq'
-idseq.node_id = 7
-max_connections = 30
-});
-$node->start;
+my $node = idseq_node('sf_pgbench', preload => 1, node_id => 7, conf => "max_connections = 30\n");
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     CREATE TABLE ids (layout text, id bigint, phase int, pid int, xid bigint, g int, PRIMARY KEY (layout, id));
 });
 
@@ -34,13 +29,9 @@ INSERT INTO ids SELECT :layout, snowflake_nextval(:layout), :phase, pg_backend_p
 sub load
 {
     my ($phase, $layout, $clients, $txns, $per_txn) = @_;
-    my $total = $clients * $txns;
-    $node->pgbench(
-        "--no-vacuum --client=$clients --jobs=2 --transactions=$txns --protocol=prepared "
-          . "--define=phase=$phase --define=layout=$layout --define=per_txn=$per_txn",
-        0, [qr{processed: $total/$total}], [qr{^$}],
-        "phase $phase: $clients clients draw " . $clients * $txns * $per_txn . " $layout ids, no error",
-        { "030_snowflake_${phase}_$layout" => $script });
+    pgbench_ok($node, "phase $phase: $clients clients draw " . $clients * $txns * $per_txn . " $layout ids, no error",
+        clients => $clients, transactions => $txns, script => $script,
+        define => { phase => $phase, layout => $layout, per_txn => $per_txn });
 }
 
 sub check
@@ -48,8 +39,7 @@ sub check
     my ($phase, $layout, $expected) = @_;
     my $res = $node->safe_psql('postgres', qq{
         SELECT count(*), count(DISTINCT pid),
-               (SELECT count(*) FROM (SELECT id <= lag(id) OVER (PARTITION BY pid ORDER BY xid, g) AS bad
-                                        FROM ids WHERE phase = $phase AND layout = '$layout') s WHERE bad),
+               @{[ not_increasing_sql('ids', "phase = $phase AND layout = '$layout'") ]},
                coalesce(min(id) > (SELECT max(id) FROM ids WHERE phase < $phase AND layout = '$layout'), true),
                bool_and(u.node = CASE WHEN '$layout' = 'display60' THEN 0 ELSE 7 END)
           FROM ids, LATERAL snowflake_unpack(id, '$layout') u WHERE phase = $phase AND layout = '$layout'});
@@ -74,8 +64,7 @@ my $units = $node->safe_psql('postgres',
 cmp_ok($units, '>=', 63, "sonyflake's 16000 ids spread over $units units of 256 ids");
 
 # Phase 2: the same server without shared_preload_libraries.
-$node->append_conf('postgresql.conf', "shared_preload_libraries = ''\n");
-$node->restart;
+switch_path($node, 'plain');
 is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'), '', 'restarted without preload');
 load(2, 'snowflake', 8, 25, 1000);
 check(2, 'snowflake', 200000);
@@ -85,8 +74,7 @@ load(2, 'nonsequential', 8, 5, 1000);
 check(2, 'nonsequential', 40000);
 
 # Phase 3: shared memory again.
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\n");
-$node->restart;
+switch_path($node, 'shared');
 load(3, 'snowflake', 8, 25, 1000);
 check(3, 'snowflake', 200000);
 load(3, 'nonsequential', 8, 5, 1000);
@@ -97,10 +85,7 @@ check(3, 'nonsequential', 40000);
 is($node->safe_psql('postgres', 'SELECT is_called FROM idseq_sf_last_snowflake'), 'f',
     'the shared-memory path made the last-id sequence unknown');
 # (the mark's unit: a mark inside a unit is 2^41 plus the packed unit, node and counter >> 1)
-is($node->safe_psql('postgres', q{SELECT count(*) FROM ids WHERE layout = 'snowflake' AND
-                                    id >> 22 > (SELECT CASE WHEN last_value >= 1::bigint << 41
-                                                            THEN (last_value - (1::bigint << 41)) >> 21
-                                                            ELSE last_value END FROM idseq_sf_state_snowflake)}),
+is(count_above_mark($node, 'postgres', 'ids', "layout = 'snowflake'", 'idseq_sf_state_snowflake', 22, 21),
     0, 'every id lies within the durable high-water mark');
 
 $node->stop;

@@ -5,43 +5,31 @@
 # primary's durable high-water mark reached them through the WAL before those ids existed.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node standby_of promote_and_wait pgbench_ok);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $primary = PostgreSQL::Test::Cluster->new('sf_primary');
-$primary->init(allows_streaming => 1);
-$primary->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'idseq'
-idseq.node_id = 4
-max_connections = 20
-log_statement = none
-});
-$primary->start;
+my $primary = idseq_node('sf_primary', streaming => 1, preload => 1, node_id => 4,
+    conf => "max_connections = 20\nlog_statement = none\n");
 $primary->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     CREATE TABLE ids (id bigint PRIMARY KEY, phase text);
 });
-$primary->backup('base');
 
 my %standby;
 for my $kind ('shared', 'plain') {
-    my $s = PostgreSQL::Test::Cluster->new("sf_standby_$kind");
-    $s->init_from_backup($primary, 'base', has_streaming => 1);
     my $preload = $kind eq 'shared' ? 'idseq' : '';
-    $s->append_conf('postgresql.conf', qq{
+    $standby{$kind} = standby_of($primary, "sf_standby_$kind", backup => 'base', conf => qq{
 shared_preload_libraries = '$preload'
 idseq.test_clock_offset_ms = -3600000
 });
-    $s->start;
-    $standby{$kind} = $s;
 }
 
-$primary->pgbench('--no-vacuum --client=4 --jobs=2 --transactions=50 --protocol=prepared',
-    0, [qr{processed: 200/200}], [qr{^$}], 'the primary issues 200000 ids under load',
-    { '030_snowflake_primary' => q{
+pgbench_ok($primary, 'the primary issues 200000 ids under load', clients => 4, transactions => 50, script => q{
 INSERT INTO ids SELECT snowflake_nextval(), 'primary' FROM generate_series(1, 1000);
-} });
+});
 # Ids a client saw but that no table holds count too.
 my $last = $primary->safe_psql('postgres', 'SELECT max(snowflake_nextval()) FROM generate_series(1, 5000)');
 my $max_primary = $primary->safe_psql('postgres', 'SELECT max(id) FROM ids');
@@ -56,8 +44,7 @@ $primary->stop;
 
 for my $kind ('shared', 'plain') {
     my $s = $standby{$kind};
-    $s->promote;
-    $s->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()');
+    promote_and_wait($s);
     my $res = $s->safe_psql('postgres', qq{
         INSERT INTO ids SELECT snowflake_nextval(), '$kind' FROM generate_series(1, 20000);
         SELECT count(*), min(id) > $max_primary, min(snowflake_timestamp(id)) >= snowflake_timestamp($max_primary)

@@ -6,20 +6,15 @@
 # four pgbench clients draw ids from all of them at once; on both generator paths.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node switch_path pgbench_ok);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('sf_orders');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'idseq'
-idseq.node_id = 5
-max_connections = 20
-});
-$node->start;
+my $node = idseq_node('sf_orders', preload => 1, node_id => 5, conf => "max_connections = 20\n");
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     CREATE TABLE ids (n bigserial, client int, layout text, id bigint, PRIMARY KEY (layout, id));
 });
 
@@ -56,13 +51,11 @@ for my $spec ('seq:12,time:41,node:10', 'time:41,node:10,rand:4,seq:8') {
 my $script = join '', map { "INSERT INTO ids (client, layout, id) SELECT :client_id, '$_', snowflake_nextval('$_') FROM generate_series(1, 25);\n" } @accepted;
 for my $path ('shared', 'plain') {
     if ($path eq 'plain') {
-        $node->append_conf('postgresql.conf', "shared_preload_libraries = ''\n");
-        $node->restart;
+        switch_path($node, 'plain');
         $node->safe_psql('postgres', 'TRUNCATE ids');
     }
-    $node->pgbench('--no-vacuum --client=4 --jobs=2 --transactions=10',
-        0, [qr{processed: 40/40}], [qr{^$}], "$path: 4 clients draw ids from the 16 layouts, none repeats",
-        { "031_orders_$path" => $script });
+    pgbench_ok($node, "$path: 4 clients draw ids from the 16 layouts, none repeats", clients => 4, transactions => 10,
+        protocol => '', script => $script);
     my $res = $node->safe_psql('postgres', q{
         SELECT count(*), count(DISTINCT layout), count(*) FILTER (WHERE id <= prev)
           FROM (SELECT layout, id, lag(id) OVER (PARTITION BY client, layout ORDER BY n) AS prev FROM ids) s});

@@ -11,18 +11,16 @@
 #  - and every id stays above every id issued before.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node switch_path);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 my $lease_ms = 10000;
-my $node = PostgreSQL::Test::Cluster->new('sf_restarts');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-idseq.node_id = 2
-idseq.snowflake_lease_ms = $lease_ms
-max_connections = 10
-});
+my $node = idseq_node('sf_restarts', node_id => 2, conf => "idseq.snowflake_lease_ms = $lease_ms\nmax_connections = 10\n",
+    start => 0);
 
 # One id: the id, how far its time lies ahead of the clock read right after it (ms), and how
 # far ahead of the time of the previous id (ms; 0 when it is in the same unit).
@@ -37,14 +35,8 @@ sub first_id
 }
 
 for my $path ('shared', 'plain') {
-    $node->append_conf('postgresql.conf',
-        "shared_preload_libraries = '" . ($path eq 'shared' ? 'idseq' : '') . "'\n");
-    if ($path eq 'shared') {
-        $node->start;
-        $node->safe_psql('postgres', 'CREATE EXTENSION idseq');
-    } else {
-        $node->restart;
-    }
+    switch_path($node, $path);
+    $node->safe_psql('postgres', 'CREATE EXTENSION idseq') if $path eq 'shared';
     my $last = $node->safe_psql('postgres', 'SELECT max(snowflake_nextval()) FROM generate_series(1, 1000)');
 
     # Clean restarts in quick succession: each first id follows the last one or the clock.
@@ -85,8 +77,7 @@ for my $path ('shared', 'plain') {
 # switch costs no drift either. (Removing it costs up to one lease: the path without shared
 # memory starts above the durable mark.)
 my $last = $node->safe_psql('postgres', 'SELECT max(snowflake_nextval()) FROM generate_series(1, 1000)');
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\n");
-$node->restart;
+switch_path($node, 'shared');
 is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'), 'idseq', 'restarted with preload');
 my ($id, $ahead_ms, $after_last_ms) = first_id($last);
 cmp_ok($id, '>', $last, 'switch to shared memory by a clean restart: above every id before');

@@ -13,8 +13,10 @@
 # would be the very same ids.
 use strict;
 use warnings;
-use IPC::Run;
 use Time::HiRes qw(usleep);
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node standby_of promote_and_wait psql_start alter_system);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -39,18 +41,8 @@ sub in_open_transaction
 sub new_primary
 {
     my ($name, $path, $lease_ms) = @_;
-    my $preload = $path eq 'shared' ? 'idseq' : '';
-    my $node = PostgreSQL::Test::Cluster->new($name);
-    $node->init(allows_streaming => 1);
-    $node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = '$preload'
-idseq.node_id = 1
-idseq.snowflake_lease_ms = $lease_ms
-max_connections = 20
-});
-    $node->start;
-    $node->safe_psql('postgres', 'CREATE EXTENSION idseq');
-    return $node;
+    return idseq_node($name, streaming => 1, preload => $path eq 'shared', node_id => 1,
+        conf => "idseq.snowflake_lease_ms = $lease_ms\nmax_connections = 20\n");
 }
 
 for my $path ('shared', 'plain') {
@@ -59,14 +51,10 @@ for my $path ('shared', 'plain') {
     my $day = 0;
     $primary->safe_psql('postgres', "SELECT snowflake_create_layout('$_', '2020-01-0" . ++$day . "', 'time:41,node:10')")
       for @holes;
-    $primary->backup('base');
-    my $standby = PostgreSQL::Test::Cluster->new("sync_standby_$path");
-    $standby->init_from_backup($primary, 'base', has_streaming => 1);
-    $standby->append_conf('postgresql.conf', qq{
+    my $standby = standby_of($primary, "sync_standby_$path", conf => qq{
 synchronous_standby_names = ''
 idseq.test_clock_offset_ms = -3600000
 });
-    $standby->start;
     $primary->append_conf('postgresql.conf', "synchronous_standby_names = '*'\n");
     $primary->reload;
     $primary->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_replication WHERE sync_state = 'sync'");
@@ -79,19 +67,14 @@ idseq.test_clock_offset_ms = -3600000
     };
     # Confirmed ids, first following the clock, then an hour ahead of it (one unit each).
     $mint->($_, 3) for @holes;
-    $primary->safe_psql('postgres', "LOAD 'idseq'; ALTER SYSTEM SET idseq.test_clock_offset_ms = -3600000; SELECT pg_reload_conf()");
-    $primary->poll_query_until('postgres', "SELECT current_setting('idseq.test_clock_offset_ms') <> '0'");
+    alter_system($primary, ['idseq.test_clock_offset_ms = -3600000'], wait => 1);
     $mint->($_, 3) for @holes;
     $primary->wait_for_catchup($standby);
     is(scalar(@{ $seen{$_} }), 6, "$path: 6 confirmed ids of $_") for @holes;
     $standby->stop;
 
     # a) A reservation waits for the standby ...
-    my ($a_out, $a_err) = ('', '');
-    my $waiter = IPC::Run::start(
-        [ 'psql', '-XAtq', '-h', $primary->host, '-p', $primary->port, '-d', 'postgres',
-          '-c', "SELECT snowflake_nextval('hole_a')" ],
-        '>', \$a_out, '2>', \$a_err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    my ($waiter, $a_out) = psql_start($primary, "SELECT snowflake_nextval('hole_a')");
     ok($primary->poll_query_until('postgres',
         "SELECT count(*) > 0 FROM pg_stat_activity WHERE wait_event = 'SyncRep'"),
         "$path: a reservation waits for the standby");
@@ -120,10 +103,9 @@ idseq.test_clock_offset_ms = -3600000
     # The old primary dies; the standby, its clock an hour back too, takes over.
     $primary->stop('immediate');
     $waiter->finish;
-    push @{ $seen{hole_a} }, ids_in($a_out);
+    push @{ $seen{hole_a} }, ids_in($$a_out);
     $standby->start;
-    $standby->promote;
-    $standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()');
+    promote_and_wait($standby);
     for my $layout (@holes) {
         my ($max_old) = sort { $b <=> $a } @{ $seen{$layout} };
         my $res = $standby->safe_psql('postgres', qq{
@@ -148,10 +130,7 @@ sub sync_in_force
     my $node = shift;
     for (1 .. 100) {
         my $name = 'sync_probe_' . ++$probes;
-        my ($o, $e) = ('', '');
-        my $h = IPC::Run::start(
-            [ 'psql', '-XAtq', '-h', $node->host, '-p', $node->port, '-d', 'postgres', '-c', "CREATE TABLE $name ()" ],
-            '>', \$o, '2>', \$e, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+        my ($h) = psql_start($node, "CREATE TABLE $name ()");
         usleep(200_000);
         my $waiting = $node->safe_psql('postgres',
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query = 'CREATE TABLE $name ()'");
@@ -199,19 +178,16 @@ for my $path ('shared', 'plain') {
     # standbys' confirmation in the middle of the statement.
     set_sync_names($node, '');
     ok(ids_flow($node), "$path d): without synchronous standbys, ids again");
-    my ($s_out, $s_err) = ('', '');
     my $long = 'SELECT snowflake_nextval(), pg_sleep(0.002) FROM generate_series(1, 20000) g';
-    my $session = IPC::Run::start(
-        [ 'psql', '-XAtq', '-h', $node->host, '-p', $node->port, '-d', 'postgres', '-c', $long ],
-        '>', \$s_out, '2>', \$s_err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    my ($session, $s_out, $s_err) = psql_start($node, $long);
     $node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = '$long' AND wait_event = 'PgSleep'");
     set_sync_names($node, 'nostandby2');
     ok($node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = '$long' AND wait_event = 'SyncRep'"),
         "$path d): a statement already running waits for the standbys' confirmation once they are required");
     $node->safe_psql('postgres', "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query = '$long'");
     $session->finish;
-    is(scalar(ids_in($s_out)), 0, "$path d): ... and, cancelled there, returns no id");
-    like($s_err, qr/ERROR:  canceling the wait for synchronous replication of snowflake layout "snowflake"/,
+    is(scalar(ids_in($$s_out)), 0, "$path d): ... and, cancelled there, returns no id");
+    like($$s_err, qr/ERROR:  canceling the wait for synchronous replication of snowflake layout "snowflake"/,
         "$path d): ... the cancelled wait is the error");
 
     set_sync_names($node, '');

@@ -9,30 +9,20 @@
 #  - a reload changes the setting for sessions already running.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node switch_path alter_system);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('sf_ahead');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-idseq.node_id = 3
-idseq.snowflake_lease_ms = 0
-max_connections = 10
-});
+my $node = idseq_node('sf_ahead', node_id => 3, conf => "idseq.snowflake_lease_ms = 0\nmax_connections = 10\n",
+    start => 0);
 
 sub set_ahead
 {
     my ($ms) = @_;
-    $node->safe_psql('postgres', "LOAD 'idseq'; ALTER SYSTEM SET idseq.snowflake_max_ahead_ms = $ms; SELECT pg_reload_conf()");
-    # as SHOW prints it: the largest whole unit
-    my $shown = $ms == 0 ? '0'
-      : $ms % 3600000 == 0 ? ($ms / 3600000) . 'h'
-      : $ms % 60000 == 0 ? ($ms / 60000) . 'min'
-      : $ms % 1000 == 0 ? ($ms / 1000) . 's'
-      : "${ms}ms";
-    $node->poll_query_until('postgres', "SELECT current_setting('idseq.snowflake_max_ahead_ms') IN ('$shown', '$ms')")
-      or die "the reload did not take";
+    alter_system($node, ["idseq.snowflake_max_ahead_ms = $ms"], wait => 1);
 }
 
 # One burst of n ids in one statement: whether they are unique and increasing in the order
@@ -53,14 +43,8 @@ sub burst
 }
 
 for my $path ('shared', 'plain') {
-    $node->append_conf('postgresql.conf',
-        "shared_preload_libraries = '" . ($path eq 'shared' ? 'idseq' : '') . "'\n");
-    if ($path eq 'shared') {
-        $node->start;
-        $node->safe_psql('postgres', 'CREATE EXTENSION idseq');
-    } else {
-        $node->restart;
-    }
+    switch_path($node, $path);
+    $node->safe_psql('postgres', 'CREATE EXTENSION idseq') if $path eq 'shared';
     is($node->safe_psql('postgres', "LOAD 'idseq'; SHOW idseq.snowflake_max_ahead_ms"), '0', "$path: the default is 0");
 
     my ($inc, $max, $ahead) = burst(300000);
@@ -152,7 +136,7 @@ for my $path ('shared', 'plain') {
     # a crash with a lease of 1 s, then load above the capacity, then a crash: drift stays
     # within one lease (+ 1 unit) and does not add up (a layout of its own, whose ids start
     # at the clock: tiny_$path's are still ahead from the burst above)
-    $node->safe_psql('postgres', "ALTER SYSTEM SET idseq.snowflake_lease_ms = 1000; SELECT pg_reload_conf()");
+    alter_system($node, ['idseq.snowflake_lease_ms = 1000']);
     $tiny->(10, "tinyc_$path");
     my $worst = 0;
     for my $crash (1 .. 2) {
@@ -164,7 +148,7 @@ for my $path ('shared', 'plain') {
         $worst = $under_load if $under_load > $worst;
     }
     cmp_ok($worst, '<=', 1001, "$path: after crashes with a 1 s lease, under load above the capacity, ids at most one lease + 1 unit ahead ($worst ms)");
-    $node->safe_psql('postgres', "LOAD 'idseq'; ALTER SYSTEM RESET idseq.snowflake_max_ahead_ms; ALTER SYSTEM SET idseq.snowflake_lease_ms = 0; SELECT pg_reload_conf()");
+    alter_system($node, ['idseq.snowflake_max_ahead_ms TO DEFAULT', 'idseq.snowflake_lease_ms = 0']);
     $node->stop;
 }
 

@@ -9,21 +9,15 @@
 # every id lies within the durable mark, and its node field holds a node id the server had.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node switch_path pgbench_ok pgbench_start alter_system not_increasing_sql count_above_mark);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
-use IPC::Run;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('sf_lockfree');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'idseq'
-idseq.node_id = 7
-max_connections = 30
-});
-$node->start;
+my $node = idseq_node('sf_lockfree', preload => 1, node_id => 7, conf => "max_connections = 30\n");
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     SELECT snowflake_create_layout('quad', '2010-11-04 01:42:54.657+00', 'time:41,node:10,seq:2');
     SELECT snowflake_create_layout('duo', '2010-11-04 01:42:54.657+00', 'time:41,node:10,seq:1');
     CREATE TABLE ids (layout text, id bigint, pid int, xid bigint, g int, PRIMARY KEY (layout, id));
@@ -37,21 +31,11 @@ INSERT INTO ids SELECT :layout, snowflake_nextval(:layout), pg_backend_pid(), pg
   FROM generate_series(1, :per_txn) g;
 });
 
-sub reload
-{
-    my ($settings) = @_;
-    $node->safe_psql('postgres', join('', map { "ALTER SYSTEM SET $_;" } @$settings) . 'SELECT pg_reload_conf();');
-}
-
 sub attack
 {
     my ($layout, $per_txn, $seconds) = @_;
-    my ($out, $err) = ('', '');
-    my $bench = IPC::Run::start(
-        [ 'pgbench', '--no-vacuum', '--client=8', '--jobs=2', "--time=$seconds", '--protocol=prepared',
-          "--define=layout=$layout", "--define=per_txn=$per_txn", "--file=$script_file",
-          '--host=' . $node->host, '--port=' . $node->port, 'postgres' ],
-        '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    my ($bench, $out, $err) = pgbench_start($node, clients => 8, time => $seconds,
+        define => { layout => $layout, per_txn => $per_txn }, file => $script_file);
     my @rounds = (
         [ 'idseq.node_id = 9' ],
         [ 'idseq.snowflake_max_ahead_ms = 5', 'idseq.snowflake_lease_ms = 0' ],
@@ -61,15 +45,14 @@ sub attack
         [ 'idseq.node_id = 7' ]);
     for my $r (@rounds) {
         select(undef, undef, undef, $seconds / (@rounds + 1));
-        reload($r);
+        alter_system($node, $r);
     }
     $bench->finish;
-    is($?, 0, "$layout: pgbench ran without an error") or diag($err);
+    is($?, 0, "$layout: pgbench ran without an error") or diag($$err);
 
     my $res = $node->safe_psql('postgres', qq{
         SELECT count(*), count(DISTINCT pid),
-               (SELECT count(*) FROM (SELECT id <= lag(id) OVER (PARTITION BY pid ORDER BY xid, g) AS bad
-                                        FROM ids WHERE layout = '$layout') s WHERE bad),
+               @{[ not_increasing_sql('ids', "layout = '$layout'") ]},
                bool_and(u.node IN (7, 9)), count(DISTINCT u.node)
           FROM ids, LATERAL snowflake_unpack(id, '$layout') u WHERE layout = '$layout'});
     my ($n, $backends, $bad, $nodes_ok, $nodes) = split /\|/, $res;
@@ -87,10 +70,7 @@ for my $l ([ 'snowflake', 'idseq_sf_state_snowflake', 22, 21 ], [ 'quad', undef,
     my ($layout, $seq, $shift, $mark_shift) = @$l;
     $seq //= $node->safe_psql('postgres', qq{
         SELECT c.relname FROM pg_class c WHERE c.relname LIKE 'idseq_sf_state%' AND c.relname LIKE '%quad%'});
-    is($node->safe_psql('postgres', qq{SELECT count(*) FROM ids WHERE layout = '$layout' AND
-                                         id >> $shift > (SELECT CASE WHEN last_value >= 1::bigint << 41
-                                                                     THEN (last_value - (1::bigint << 41)) >> $mark_shift
-                                                                     ELSE last_value END FROM "$seq")}),
+    is(count_above_mark($node, 'postgres', 'ids', "layout = '$layout'", $seq, $shift, $mark_shift),
         0, "$layout: every id lies within the durable high-water mark ($seq)");
 }
 
@@ -106,17 +86,15 @@ INSERT INTO pair SELECT :spread, :path, :lay, snowflake_nextval(CASE :lay::int W
 $node->safe_psql('postgres', 'CREATE TABLE pair (spread int, path int, lay int, id bigint, at timestamptz)');
 for my $path ('shared', 'plain') {
     if ($path eq 'plain') {
-        $node->append_conf('postgresql.conf', "shared_preload_libraries = ''\n");
-        $node->restart;
+        switch_path($node, 'plain');
     }
     for my $lay (1, 1000) { # instagram (1024 ids per ms), duo (2 ids per ms)
         my $name = $lay == 1 ? 'instagram' : 'duo';
         for my $spread (1, 40) {
             my $code = $path eq 'shared' ? 1 : 2;
-            $node->pgbench("--no-vacuum --client=2 --jobs=2 --time=3 --protocol=prepared --define=spread=$spread --define=path=$code --define=lay=$lay",
-                0, [qr{processed: \d+}], [qr{^(?:(?:WARNING|DETAIL):  .*\n)*$}],
-                "$path $name, clocks $spread ms apart: pgbench ran (a step back of the clock is a warning)",
-                { "033_pair_${path}_${name}_$spread" => $pair_script });
+            pgbench_ok($node, "$path $name, clocks $spread ms apart: pgbench ran (a step back of the clock is a warning)",
+                clients => 2, time => 3, define => { spread => $spread, path => $code, lay => $lay },
+                script => $pair_script, out => [qr{processed: \d+}], err => [qr{^(?:(?:WARNING|DETAIL):  .*\n)*$}]);
             my ($n, $distinct, $ahead) = split /\|/, $node->safe_psql('postgres', qq{
                 SELECT count(*), count(DISTINCT id),
                        round(extract(epoch FROM max(snowflake_timestamp(id, '$name') - at)) * 1000, 3)
@@ -126,8 +104,7 @@ for my $path ('shared', 'plain') {
         }
     }
 }
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\n");
-$node->restart;
+switch_path($node, 'shared');
 
 # The same table after a crash: the generator goes on above every id.
 $node->stop('immediate');

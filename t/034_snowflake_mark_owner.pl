@@ -10,14 +10,14 @@
 # make the other path's first ids wait for the clock.)
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node switch_path psql_as);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('sf_mark_owner');
-$node->init;
-$node->append_conf('postgresql.conf', "idseq.node_id = 4\nmax_connections = 10\n");
-$node->start;
+my $node = idseq_node('sf_mark_owner', node_id => 4, conf => "max_connections = 10\n", extension => 0);
 $node->safe_psql('postgres', q{
     CREATE ROLE alice LOGIN;
     CREATE DATABASE app OWNER alice;
@@ -30,18 +30,9 @@ $node->safe_psql('app', q{
     GRANT ALL ON ids TO alice;
 });
 
-sub as_alice
-{
-    my ($sql) = @_;
-    my ($ret, $out, $err) = $node->psql('app', $sql, extra_params => [ '-U', 'alice' ]);
-    return ($ret == 0, $err);
-}
-
 for my $path ('shared', 'plain') {
-    $node->append_conf('postgresql.conf',
-        "shared_preload_libraries = '" . ($path eq 'shared' ? 'idseq' : '') . "'\n"
-          . "idseq.test_clock_offset_ms = 3600000\n");
-    $node->restart;
+    $node->append_conf('postgresql.conf', "idseq.test_clock_offset_ms = 3600000\n");
+    switch_path($node, $path);
     my $round = $path eq 'shared' ? 1 : 3;
     my $hourly = "hourly_$path";
     my $mint = qq{
@@ -50,7 +41,8 @@ for my $path ('shared', 'plain') {
     };
     $node->safe_psql('app', sprintf($mint, $round, $round));
 
-    my ($ok, $err) = as_alice(qq{SELECT setval('idseq_sf_state_$hourly', 1), setval('idseq_sf_state_snowflake', 1)});
+    my ($ok, undef, $err) = psql_as($node, 'alice', 'app',
+        qq{SELECT setval('idseq_sf_state_$hourly', 1), setval('idseq_sf_state_snowflake', 1)});
     note("$path: the database owner's setval: " . ($ok ? 'accepted' : "refused: $err"));
 
     # A crash, and the clock an hour back (where it really is).
@@ -80,7 +72,7 @@ for my $reset ('1', '1, true', '1, false') {
         SELECT setval('idseq_sf_last_hourly_reset', $reset);
         INSERT INTO ids SELECT 'hourly_reset', snowflake_nextval('hourly_reset'), 11 FROM generate_series(1, 500);
     });
-    my ($ok, $err) = as_alice(qq{SELECT setval('idseq_sf_last_hourly_reset', $reset)});
+    my ($ok, undef, $err) = psql_as($node, 'alice', 'app', qq{SELECT setval('idseq_sf_last_hourly_reset', $reset)});
     note("$tag by the database owner: " . ($ok ? 'accepted' : "refused: $err"));
     $node->safe_psql('app', q{
         INSERT INTO ids SELECT 'hourly_reset', snowflake_nextval('hourly_reset'), 12 FROM generate_series(1, 500);
@@ -93,7 +85,7 @@ is($node->safe_psql('app', q{SELECT count(*) FROM ids WHERE layout = 'hourly_res
    'every id of the resets is stored');
 
 # A database owner can still set a mark (what pg_restore --no-owner does).
-my ($ok, $err) = as_alice(q{SELECT setval('idseq_sf_state_hourly_plain', 1000000)});
+my ($ok, undef, $err) = psql_as($node, 'alice', 'app', q{SELECT setval('idseq_sf_state_hourly_plain', 1000000)});
 ok($ok, 'the database owner can still set a mark, as a restore does') or diag($err);
 
 done_testing();

@@ -6,17 +6,15 @@
 # once (it waited up to an hour before), above the old node's ids, with the new node id.
 use strict;
 use warnings;
-use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node switch_path psql_start alter_system);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('sf_wait_event');
-$node->init;
-$node->append_conf('postgresql.conf', "idseq.node_id = 1\nmax_connections = 10\n");
-$node->start;
+my $node = idseq_node('sf_wait_event', node_id => 1, conf => "max_connections = 10\n");
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     SELECT snowflake_create_layout('two_an_hour_shared', '2024-01-01 00:00:00+00', 'time:30,seq:1', '1 hour');
     SELECT snowflake_create_layout('two_an_hour_plain', '2024-01-02 00:00:00+00', 'time:30,seq:1', '1 hour');
     SELECT snowflake_create_layout('hourly_shared', '2024-01-03 00:00:00+00', 'time:30,node:4,seq:20', '1 hour');
@@ -24,15 +22,9 @@ $node->safe_psql('postgres', q{
 });
 
 for my $path ('shared', 'plain') {
-    $node->append_conf('postgresql.conf',
-        "shared_preload_libraries = '" . ($path eq 'shared' ? 'idseq' : '') . "'\n");
-    $node->restart;
+    switch_path($node, $path);
     my $layout = "two_an_hour_$path";
-    my ($out, $err) = ('', '');
-    my $waiter = IPC::Run::start(
-        [ 'psql', '-XAtq', '-h', $node->host, '-p', $node->port, '-d', 'postgres',
-          '-c', "SELECT count(snowflake_nextval('$layout')) FROM generate_series(1, 3)" ],
-        '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+    my ($waiter, $out, $err) = psql_start($node, "SELECT count(snowflake_nextval('$layout')) FROM generate_series(1, 3)");
     ok($node->poll_query_until('postgres', qq{
         SELECT count(*) > 0 FROM pg_stat_activity
          WHERE query LIKE '%snowflake_nextval(''$layout'')%' AND wait_event_type = 'Timeout' AND wait_event = 'PgSleep'}),
@@ -41,13 +33,12 @@ for my $path ('shared', 'plain') {
         SELECT pg_cancel_backend(pid) FROM pg_stat_activity
          WHERE query LIKE '%snowflake_nextval(''$layout'')%' AND pid <> pg_backend_pid()});
     $waiter->finish;
-    like($err, qr/canceling statement due to user request/, "$path: a cancel ends the wait");
+    like($$err, qr/canceling statement due to user request/, "$path: a cancel ends the wait");
 
     # A node id change on an hourly layout: no wait for the next hour.
-    $node->safe_psql('postgres', 'ALTER SYSTEM SET idseq.node_id = 1; SELECT pg_reload_conf()');
+    alter_system($node, ['idseq.node_id = 1']);
     my $before = $node->safe_psql('postgres', "SELECT max(snowflake_nextval('hourly_$path')) FROM generate_series(1, 10)");
-    $node->safe_psql('postgres', 'ALTER SYSTEM SET idseq.node_id = 2; SELECT pg_reload_conf()');
-    $node->poll_query_until('postgres', "SELECT current_setting('idseq.node_id') = '2'");
+    alter_system($node, ['idseq.node_id = 2'], wait => 1);
     my ($ret, $id, $stderr) = $node->psql('postgres',
         "SET statement_timeout = '5s'; SELECT snowflake_nextval('hourly_$path')");
     is($ret, 0, "$path: after a node id change the next id comes at once") or diag($stderr);

@@ -9,22 +9,17 @@
 # before it, and its time did not follow the clock back.
 use strict;
 use warnings;
-use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node switch_path standby_of promote_and_wait dump_ok restore_ok pgbench_start
+  crash_while_streaming alter_system not_increasing_sql);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('uuidv7');
-$node->init(allows_streaming => 1);
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'idseq'
-max_connections = 30
-log_statement = none
-});
-$node->start;
+my $node = idseq_node('uuidv7', streaming => 1, preload => 1, conf => "max_connections = 30\nlog_statement = none\n");
 is($node->safe_psql('postgres', 'SHOW idseq.node_id'), '-1', 'idseq.node_id is unset');
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     CREATE TABLE u (u uuid PRIMARY KEY, round int, pid int, xid bigint, g int,
                     at timestamptz DEFAULT clock_timestamp());
 });
@@ -42,13 +37,9 @@ sub ms_of { return sprintf($ms, $_[0]); }
 sub start_load
 {
     my ($round, $seconds) = @_;
-    my ($out, $err) = ('', '');
-    my $h = IPC::Run::start(
-        [ 'pgbench', '--no-vacuum', '--client=8', '--jobs=2', "--time=$seconds", '--protocol=prepared',
-          "--define=round=$round", "--file=$script_file", '--host=' . $node->host, '--port=' . $node->port,
-          'postgres' ],
-        '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
-    return ($h, \$err);
+    my ($h, $out, $err) = pgbench_start($node, clients => 8, time => $seconds, define => { round => $round },
+        file => $script_file);
+    return ($h, $err);
 }
 
 # Every UUID of a round is a version 7 UUID, distinct (the primary key), and each backend's
@@ -58,8 +49,7 @@ sub check_round
     my ($round, $min) = @_;
     my ($n, $backends, $bad, $v7) = split /\|/, $node->safe_psql('postgres', qq{
         SELECT count(*), count(DISTINCT pid),
-               (SELECT count(*) FROM (SELECT u <= lag(u) OVER (PARTITION BY pid ORDER BY xid, g) AS bad
-                                        FROM u WHERE round = $round) s WHERE bad),
+               @{[ not_increasing_sql('u', "round = $round", 'u') ]},
                bool_and(substr(u::text, 15, 1) = '7' AND substr(u::text, 20, 1) IN ('8', '9', 'a', 'b'))
           FROM u WHERE round = $round});
     cmp_ok($n, '>=', $min, "round $round: $n UUIDs, all distinct (primary key)");
@@ -88,12 +78,6 @@ sub max_uuid
     return $node->safe_psql('postgres', "SELECT u FROM u WHERE $where ORDER BY u DESC LIMIT 1");
 }
 
-sub set_offset
-{
-    my ($ms) = @_;
-    $node->safe_psql('postgres', "ALTER SYSTEM SET idseq.test_clock_offset_ms = $ms; SELECT pg_reload_conf();");
-}
-
 # pgbench, the backends taking turns, and the clock stepping back an hour in the middle of the
 # load and forward again.
 sub load_round
@@ -103,9 +87,9 @@ sub load_round
     ok($node->poll_query_until('postgres', "SELECT count(*) >= 20000 FROM u WHERE round = $round"),
         "round $round: load is running");
     my $before_step = max_uuid("round = $round");
-    set_offset(-3600000);
+    alter_system($node, ['idseq.test_clock_offset_ms = -3600000']);
     sleep 2;
-    set_offset(0);
+    alter_system($node, ['idseq.test_clock_offset_ms = 0']);
     $bench->finish;
     is($?, 0, "round $round: pgbench ran without an error");
     check_round($round, 20000);
@@ -123,19 +107,10 @@ sub load_round
 sub crash_round
 {
     my ($round) = @_;
-    my ($bench, $err) = start_load($round, 60);
-    my ($psql_out, $psql_err) = ('', '');
-    my $psql = IPC::Run::start(
-        [ 'psql', '-XAtq', '-v', 'FETCH_COUNT=100', '-h', $node->host, '-p', $node->port, '-d', 'postgres',
-          '-c', 'SELECT idseq_uuidv7() FROM (SELECT generate_series(1, 1000000000)) s' ],
-        '>', \$psql_out, '2>', \$psql_err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
-    ok($node->poll_query_until('postgres', "SELECT count(*) >= 10000 FROM u WHERE round = $round"),
-        "round $round: load is running");
-    $psql->pump until length($psql_out) > 100000;   # ~2700 UUIDs seen by the client
-    $node->stop('immediate');
-    $bench->finish;
-    $psql->finish;
-    my @streamed = grep { /^[0-9a-f-]{36}$/ } split /\n/, $psql_out;
+    my ($bench) = start_load($round, 60);
+    # ~2700 UUIDs seen by the client
+    my @streamed = grep { /^[0-9a-f-]{36}$/ } crash_while_streaming($node, $bench, 'idseq_uuidv7()',
+        "SELECT count(*) >= 10000 FROM u WHERE round = $round", "round $round: load is running");
     my $seen = '';
     for (@streamed) { $seen = $_ if $_ gt $seen; }
     cmp_ok(scalar(@streamed), '>', 2000, "round $round: the client saw " . scalar(@streamed) . ' uncommitted UUIDs');
@@ -160,8 +135,7 @@ load_round(1);
 crash_round(2);
 
 # ---- without shared memory ----
-$node->append_conf('postgresql.conf', "shared_preload_libraries = ''\n");
-$node->restart;
+switch_path($node, 'plain');
 is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'), '', 'restarted without preload');
 my $max_shared = max_uuid('true');
 load_round(4);
@@ -172,34 +146,24 @@ crash_round(5);
 # ---- dump and restore into a cluster an hour behind ----
 my $max_all = $node->safe_psql('postgres', 'SELECT max(x::text)::uuid FROM (SELECT idseq_uuidv7() AS x FROM generate_series(1, 1000)) s');
 my $dump = $node->basedir . '/dump.custom';
-$node->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $node->connstr('postgres') ], 'pg_dump');
-my $dst = PostgreSQL::Test::Cluster->new('uuidv7_restored');
-$dst->init;
-$dst->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\nidseq.test_clock_offset_ms = -3600000\n");
-$dst->start;
-$dst->safe_psql('postgres', 'CREATE DATABASE restored');
-$dst->command_ok([ 'pg_restore', '--exit-on-error', '-d', $dst->connstr('restored'), $dump ], 'pg_restore');
+dump_ok($node, 'postgres', $dump, 'pg_dump');
+my $dst = idseq_node('uuidv7_restored', preload => 1, conf => "idseq.test_clock_offset_ms = -3600000\n", extension => 0);
+restore_ok($dst, 'restored', $dump, 'pg_restore');
 is($dst->safe_psql('restored', qq{
     SELECT bool_and(x > '$max_all') FROM (SELECT idseq_uuidv7() AS x FROM generate_series(1, 1000)) s}),
     't', 'restored an hour behind: every new UUID is above every UUID of the source');
 $dst->stop;
 
 # ---- promotion of a standby an hour behind ----
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\n");
-$node->restart;
-$node->backup('base');
-my $standby = PostgreSQL::Test::Cluster->new('uuidv7_standby');
-$standby->init_from_backup($node, 'base', has_streaming => 1);
-$standby->append_conf('postgresql.conf', "idseq.test_clock_offset_ms = -3600000\n");
-$standby->start;
+switch_path($node, 'shared');
+my $standby = standby_of($node, 'uuidv7_standby', conf => "idseq.test_clock_offset_ms = -3600000\n");
 $node->safe_psql('postgres', "INSERT INTO u (u, round, g) SELECT idseq_uuidv7(), 7, g FROM generate_series(1, 20000) g");
 my $last = $node->safe_psql('postgres', 'SELECT max(x::text)::uuid FROM (SELECT idseq_uuidv7() AS x FROM generate_series(1, 5000)) s');
 $node->wait_for_catchup($standby);
 my ($rc, $out, $err) = $standby->psql('postgres', 'SELECT idseq_uuidv7()');
 like($err, qr/cannot execute idseq_uuidv7\(\) in a read-only transaction/, 'a standby refuses to issue UUIDs');
 $node->stop;
-$standby->promote;
-$standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()');
+promote_and_wait($standby);
 my ($n, $above, $time_kept) = split /\|/, $standby->safe_psql('postgres', qq{
     INSERT INTO u (u, round, g) SELECT idseq_uuidv7(), 8, g FROM generate_series(1, 20000) g;
     SELECT count(*), bool_and(u > '$last'), bool_and(@{[ ms_of('u') ]} >= @{[ ms_of("'$last'::uuid") ]})

@@ -9,16 +9,14 @@
 #  - every id is above every id issued before the crash (never repeated, never backwards).
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node switch_path);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('sf_long_units');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-idseq.node_id = 3
-max_connections = 10
-});
+my $node = idseq_node('sf_long_units', node_id => 3, conf => "max_connections = 10\n", start => 0);
 
 my %unit_ms = (min2 => 60000, sec2 => 1000);
 my $lease_ms = 1000;
@@ -51,16 +49,12 @@ sub mint
 }
 
 for my $path ('shared', 'plain') {
-    $node->append_conf('postgresql.conf',
-        "shared_preload_libraries = '" . ($path eq 'shared' ? 'idseq' : '') . "'\n");
+    switch_path($node, $path);
     if ($path eq 'shared') {
-        $node->start;
         $node->safe_psql('postgres', q{
             CREATE EXTENSION idseq;
             SELECT snowflake_create_layout('min2', '2024-01-01', 'time:36,node:4,seq:10', '1 minute');
             SELECT snowflake_create_layout('sec2', '2024-01-01', 'time:40,node:4,seq:10', '1 second');});
-    } else {
-        $node->restart;
     }
     mint("$path start");
     for my $crash (1 .. 5) {

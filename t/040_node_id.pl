@@ -10,25 +10,18 @@
 #    warning and keeps the server configuration's node id. Done with and without preload.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node alter_system);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-sub wait_for_node_id
-{
-    my ($node, $want) = @_;
-    $node->poll_query_until('postgres', "SELECT current_setting('idseq.node_id', true) = '$want'")
-      or die "idseq.node_id did not become $want";
-}
-
 for my $preload (1, 0)
 {
     my $what = $preload ? 'preload' : 'no preload';
-    my $node = PostgreSQL::Test::Cluster->new($preload ? 'node_id_pre' : 'node_id_plain');
-    $node->init;
-    $node->append_conf('postgresql.conf', $preload ? "shared_preload_libraries = 'idseq'\n" : '');
-    $node->start;
-    $node->safe_psql('postgres', 'CREATE EXTENSION idseq; CREATE ROLE regress_plain LOGIN;');
+    my $node = idseq_node($preload ? 'node_id_pre' : 'node_id_plain', preload => $preload);
+    $node->safe_psql('postgres', 'CREATE ROLE regress_plain LOGIN;');
     $node->safe_psql('postgres', q{
         SELECT snowflake_create_layout('orders', '2024-01-01 00:00:00+00', 'time:40,node:6,seq:17');
         SELECT snowflake_create_layout('per_second', '2020-01-01 00:00:00+00', 'time:32,rand:20,node:11', '1 second');
@@ -59,8 +52,7 @@ for my $preload (1, 0)
 
     # ---- set in the server configuration ----
     # (without preload, ALTER SYSTEM knows the setting only in a session that loaded idseq)
-    $node->safe_psql('postgres', "LOAD 'idseq'; ALTER SYSTEM SET idseq.node_id = 5000; SELECT pg_reload_conf();");
-    wait_for_node_id($node, 5000);
+    alter_system($node, ['idseq.node_id = 5000'], wait => 1);
     ($ret, $out, $err) = $node->psql('postgres', "\\set VERBOSITY verbose\nSELECT snowflake_nextval('snowflake')");
     like($err, qr/55000: idseq.node_id value 5000 is too large for snowflake layout "snowflake"/,
         "$what: too wide for snowflake's 10 node bits");
@@ -69,8 +61,7 @@ for my $preload (1, 0)
                (snowflake_unpack(snowflake_nextval('sonyflake'), 'sonyflake')).node}),
         '5000,5000', "$what: the node id is in the ids");
     my $before = $node->safe_psql('postgres', "SELECT snowflake_nextval('instagram')");
-    $node->safe_psql('postgres', "LOAD 'idseq'; ALTER SYSTEM SET idseq.node_id = 1; SELECT pg_reload_conf();");
-    wait_for_node_id($node, 1);
+    alter_system($node, ['idseq.node_id = 1'], wait => 1);
     is($node->safe_psql('postgres', qq{
         SELECT snowflake_nextval('instagram') > $before AND
                (SELECT node FROM snowflake_unpack(snowflake_nextval('instagram'), 'instagram')) = 1}),

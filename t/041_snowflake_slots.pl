@@ -5,21 +5,17 @@
 # names (any number, any size) add no cache entry and are echoed as a short prefix.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('sf_slots');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'idseq'
-idseq.snowflake_max_layouts = 2
-});
-$node->start;
+my $node = idseq_node('sf_slots', preload => 1, conf => "idseq.snowflake_max_layouts = 2\n");
 is($node->safe_psql('postgres', "SELECT setting || ' ' || context FROM pg_settings WHERE name = 'idseq.snowflake_max_layouts'"),
     '2 postmaster', 'the setting is read at server start');
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     SELECT snowflake_create_layout('l' || g, timestamptz '2020-01-01 00:00:00+00' + g * interval '1 day', 'time:41,seq:12')
       FROM generate_series(1, 4) g;
 });

@@ -12,6 +12,9 @@
 use strict;
 use warnings;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node standby_of promote_and_wait);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -77,14 +80,10 @@ sub shared_ids
 for my $preload (1, 0)
 {
     my $what = $preload ? 'preload' : 'no preload';
-    my $node = PostgreSQL::Test::Cluster->new($preload ? 'dbs_pre' : 'dbs_plain');
-    $node->init(allows_streaming => 1);
-    $node->append_conf('postgresql.conf',
-        ($preload ? "shared_preload_libraries = 'idseq'\n" : '') . "idseq.node_id = 5\n"
-        # A first id restarts above the durable mark, up to a lease ahead of the clock: without
-        # a lease the second database's ids follow its (set back) clock in shared_ids.
-        . "idseq.snowflake_lease_ms = 0\n");
-    $node->start;
+    # A first id restarts above the durable mark, up to a lease ahead of the clock: without
+    # a lease the second database's ids follow its (set back) clock in shared_ids.
+    my $node = idseq_node($preload ? 'dbs_pre' : 'dbs_plain', streaming => 1, preload => $preload, node_id => 5,
+        conf => "idseq.snowflake_lease_ms = 0\n", extension => 0);
     for my $db ('a', 'b')
     {
         $node->safe_psql('postgres', "CREATE DATABASE $db");
@@ -187,13 +186,9 @@ for my $preload (1, 0)
     # ---- a standby made from a base backup, promoted, keeps refusing ----
     if (!$preload)
     {
-        $node->backup('claims');
-        my $standby = PostgreSQL::Test::Cluster->new('dbs_standby');
-        $standby->init_from_backup($node, 'claims', has_streaming => 1);
-        $standby->start;
+        my $standby = standby_of($node, 'dbs_standby', backup => 'claims');
         $node->wait_for_catchup($standby);
-        $standby->promote;
-        $standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()') or die 'no promotion';
+        promote_and_wait($standby);
         refused_like($standby, 'a', "SELECT snowflake_nextval('snowflake')",
             qr/55000: .* in database "c" of this server/, "$what: the promoted standby refuses a too");
         ok($standby->safe_psql('c', "SELECT snowflake_nextval('snowflake')") > 0, "$what: and c issues there");

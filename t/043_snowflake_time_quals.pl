@@ -13,6 +13,9 @@
 # its derived condition. The seed is fixed; set IDSEQ_DIFF_SEED to try others.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -21,9 +24,7 @@ my $seed = $ENV{IDSEQ_DIFF_SEED} // 20261126;
 srand($seed);
 note("seed $seed");
 
-my $node = PostgreSQL::Test::Cluster->new('time_quals');
-$node->init;
-$node->start;
+my $node = idseq_node('time_quals');
 
 # ---- layouts ----
 my @custom = (
@@ -48,7 +49,7 @@ for my $i (1 .. 6) {
         int(rand(24)), int(rand(60)), int(rand(60)), int(rand(1000000)));
     push @custom, [ "cq_random_$i", $epoch, join(',', "time:$time", @rest), $units[ int(rand(@units)) ] ];
 }
-my $setup = "CREATE EXTENSION idseq;\n";
+my $setup = '';
 $setup .= "SELECT snowflake_create_layout('$_->[0]', '$_->[1]', '$_->[2]', '$_->[3]');\n" for @custom;
 $node->safe_psql('postgres', $setup);
 

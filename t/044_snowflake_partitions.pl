@@ -12,20 +12,15 @@
 # The server runs in a time zone far from UTC: days and names are UTC days all the same.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('sf_partitions');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'idseq'
-idseq.node_id = 3
-timezone = 'America/Los_Angeles'
-});
-$node->start;
+my $node = idseq_node('sf_partitions', preload => 1, node_id => 3, conf => "timezone = 'America/Los_Angeles'\n");
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     CREATE TABLE ev (id bigint NOT NULL DEFAULT snowflake_nextval(), what text) PARTITION BY RANGE (id);
     CREATE TABLE ev_default PARTITION OF ev DEFAULT;
     CREATE INDEX ON ev (id);

@@ -11,13 +11,14 @@
 use strict;
 use warnings;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node subscribe);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $pub = PostgreSQL::Test::Cluster->new('ld_pub');
-$pub->init(allows_streaming => 'logical');
-$pub->append_conf('postgresql.conf', q{
+my $pub = idseq_node('ld_pub', streaming => 'logical', start => 0, conf => q{
 max_worker_processes = 16
 max_parallel_workers = 4
 max_wal_senders = 12
@@ -135,10 +136,7 @@ like($rwrecv, qr/table public\.lr_rw: INSERT: id\[integer\]:1 v\[(?:public\.)?le
      'a registry rewritten after the change: a walsender decodes it');
 
 # ===== real subscriptions, text and binary =====
-my $sub = PostgreSQL::Test::Cluster->new('ld_sub');
-$sub->init;
-$sub->append_conf('postgresql.conf', "max_logical_replication_workers = 6\nmax_worker_processes = 16\n");
-$sub->start;
+my $sub = idseq_node('ld_sub', conf => "max_logical_replication_workers = 6\nmax_worker_processes = 16\n", extension => 0);
 my $pubconn = $pub->connstr . ' dbname=postgres';
 for my $mode ('text', 'binary') {
     my $bin = $mode eq 'binary' ? 'true' : 'false';
@@ -240,9 +238,7 @@ for my $role ('origin', 'replica', 'local') {
 is($sub->safe_psql('regsub', q{SELECT symbols FROM idseq_charset_registry WHERE name = 'same'}), 'abc',
    'the row is unchanged');
 
-my $regconn = $pub->connstr . ' dbname=regpub';
-$sub->safe_psql('regsub', "CREATE SUBSCRIPTION regsub CONNECTION '$regconn' PUBLICATION allpub");
-$sub->wait_for_subscription_sync($pub, 'regsub');
+subscribe($sub, 'regsub', 'regsub', $pub, 'regpub', 'allpub');
 my $registry = q{SELECT string_agg(format('%s %s %s', name, symbols, case_insensitive), ', ' ORDER BY name)
                    FROM idseq_charset_registry};
 is($sub->safe_psql('regsub', $registry), 'missing klm f, same abc f',
@@ -306,9 +302,7 @@ $sub->safe_psql('codesub', q{
     CREATE EXTENSION idseq;
     CREATE SEQUENCE match_seq MINVALUE 0 MAXVALUE 17575 START 0 CYCLE;
 });
-my $codeconn = $pub->connstr . ' dbname=codepub';
-$sub->safe_psql('codesub', "CREATE SUBSCRIPTION codesub CONNECTION '$codeconn' PUBLICATION codepub WITH (binary = true)");
-$sub->wait_for_subscription_sync($pub, 'codesub');
+subscribe($sub, 'codesub', 'codesub', $pub, 'codepub', 'codepub', 'binary = true');
 $pub->safe_psql('codepub', q{SELECT create_code_sequence('later_seq', 2, 'hex')});
 $pub->wait_for_catchup('codesub');
 is($sub->safe_psql('codesub', q{SELECT count(*) FROM idseq_code_sequences}) . ' '

@@ -14,6 +14,9 @@
 use strict;
 use warnings;
 use Time::HiRes qw(time);
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -23,12 +26,9 @@ if (!-r "/proc/self/status") {
 }
 
 my $n = 60_000;
-my $node = PostgreSQL::Test::Cluster->new('many_charsets');
-$node->init;
-$node->start;
+my $node = idseq_node('many_charsets');
 my $t0 = time;
 $node->safe_psql('postgres', qq{
-    CREATE EXTENSION idseq;
     DO \$\$ BEGIN PERFORM idseq_create_charset('cs_' || g, 'abcdefgh') FROM generate_series(1, $n) g; END \$\$;
     CREATE FUNCTION rss_anon_kb() RETURNS int LANGUAGE sql
         AS \$\$ SELECT substring(pg_read_file('/proc/self/status') from 'RssAnon:\\s+(\\d+)')::int \$\$;

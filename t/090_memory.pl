@@ -15,6 +15,9 @@ use strict;
 use warnings;
 use IPC::Run;
 use Time::HiRes qw(time usleep);
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -26,15 +29,8 @@ if (!-r "/proc/self/status") {
 my $calls = $ENV{IDSEQ_MEMORY_CALLS} || 2_000_000;
 my $limit_kb = 8 * 1024;
 
-my $node = PostgreSQL::Test::Cluster->new('memory');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'idseq'
-idseq.node_id = 1
-});
-$node->start;
+my $node = idseq_node('memory', preload => 1, node_id => 1);
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     CREATE SEQUENCE lexid_seq;
     CREATE SEQUENCE block_seq INCREMENT BY 10;
     SELECT create_code_sequence('code_seq', 5);

@@ -17,19 +17,15 @@ use strict;
 use warnings;
 use IPC::Run;
 use Time::HiRes qw(usleep);
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('charset_cache');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'idseq'
-max_prepared_transactions = 5
-});
-$node->start;
+my $node = idseq_node('charset_cache', preload => 1, conf => "max_prepared_transactions = 5\n");
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     SELECT idseq_create_charset('stars', '★☆✦✧');
     SELECT idseq_create_charset('abcd', 'abcd');
     CREATE ROLE plain LOGIN;

@@ -8,15 +8,15 @@
 # and the right rows once idseq is preloaded, also for a column of a domain over lexid(cs).
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('untyped');
-$node->init;
-$node->start;
+my $node = idseq_node('untyped');
 $node->safe_psql('postgres', q{
-    CREATE EXTENSION idseq;
     CREATE TABLE tb (code lexid(base62));
     INSERT INTO tb SELECT lexid_from_rank(g, 'base62') FROM generate_series(1, 4000) g;
     CREATE INDEX tb_code ON tb (code);

@@ -10,20 +10,16 @@
 # meant (then those checks are skipped, and say so).
 use strict;
 use warnings;
+use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
 
-my $node = PostgreSQL::Test::Cluster->new('bench_smoke');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'idseq'
-idseq.node_id = 1
-max_connections = 120
-fsync = off
-});
-$node->start;
+my $node = idseq_node('bench_smoke', preload => 1, node_id => 1, conf => "max_connections = 120\nfsync = off\n",
+    extension => 0);
 
 # Whether pgEdge's extension is installed where the cluster's server looks for extensions.
 my $pgedge_status = `PG_CONFIG='@{[ $node->installed_command('pg_config') ]}' bash bench/pgedge.sh status`;

@@ -13,6 +13,9 @@
 # raised 42804). The seed is fixed; set IDSEQ_DIFF_SEED to try others.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -58,13 +61,10 @@ sub literal
 }
 
 # ---- the cluster ----
-my $node = PostgreSQL::Test::Cluster->new('differential');
-$node->init;
-$node->start;
+my $node = idseq_node('differential');
 my ($host, $port) = ($node->host, $node->port);
 my $values = join(', ', map { "($id_of{$_}, '$_')" } @codes);
 $node->safe_psql('postgres', qq{
-    CREATE EXTENSION idseq;
     CREATE EXTENSION postgres_fdw;
     CREATE DOMAIN code62 AS lexid(base62);
     CREATE TABLE tp (id int, code lexid(base62) PRIMARY KEY);

@@ -4,14 +4,14 @@
 # and the old data intact.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('upgrade');
-$node->init;
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\nidseq.node_id = 1\n");
-$node->start;
+my $node = idseq_node('upgrade', preload => 1, node_id => 1, extension => 0);
 
 my @versions = split /\n/, $node->safe_psql('postgres',
     q{SELECT version FROM pg_available_extension_versions WHERE name = 'idseq' ORDER BY string_to_array(version, '.')::int[]});

@@ -10,23 +10,19 @@
 use strict;
 use warnings;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node dump_ok psql_as);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('nonsuperuser');
-$node->init;
 # app is restored into app2 on the same server and both issue snowflake ids: app2 gets a node
 # id of its own (two databases of one server may not issue one layout's ids with one node id).
-$node->append_conf('postgresql.conf',
-    "shared_preload_libraries = 'idseq'\nidseq.node_id = 3\nidseq.node_id_by_database = 'app2=4'\n");
-$node->start;
+my $node = idseq_node('nonsuperuser', preload => 1, node_id => 3, conf => "idseq.node_id_by_database = 'app2=4'\n",
+    extension => 0);
 
-sub as {    # runs SQL as a role; returns (ok, stdout, stderr)
-    my ($role, $db, $sql) = @_;
-    my ($ret, $out, $err) = $node->psql($db, $sql, extra_params => [ '-U', $role ]);
-    return ($ret == 0, $out, $err);
-}
+sub as { return psql_as($node, @_); }    # runs SQL as a role; returns (ok, stdout, stderr)
 sub as_ok {
     my ($role, $db, $sql, $name) = @_;
     my ($ok, $out, $err) = as($role, $db, $sql);
@@ -74,8 +70,7 @@ like($before{$marks}, qr/idseq_sf_state_orders=\d+ /, 'the source has a high-wat
 
 # pg_dump and pg_restore, both as the database owner.
 my $dump = $node->basedir . '/app.dump';
-$node->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $node->connstr('app') . ' user=alice' ],
-    'pg_dump as the database owner');
+dump_ok($node, 'app', $dump, 'pg_dump as the database owner', user => 'alice');
 $node->safe_psql('postgres', 'CREATE DATABASE app2 OWNER alice');
 $node->safe_psql('app2', 'CREATE EXTENSION idseq');
 my ($stdout, $stderr) = ('', '');

@@ -6,15 +6,14 @@
 #    pg_get_loaded_modules() shows.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('versions');
-$node->init;
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\n");
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION idseq');
+my $node = idseq_node('versions', preload => 1);
 my $major = $node->safe_psql('postgres', q{SELECT current_setting('server_version_num')::int / 10000});
 note "PostgreSQL $major";
 

@@ -10,6 +10,9 @@
 use strict;
 use warnings;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -24,16 +27,11 @@ plan skip_all => 'sqlsmith is not installed (Debian package sqlsmith)' unless $s
 my $queries = $ENV{IDSEQ_SQLSMITH_QUERIES} // 3000;
 my $seed = $ENV{IDSEQ_SQLSMITH_SEED} // 1;
 
-my $node = PostgreSQL::Test::Cluster->new('sqlsmith');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'idseq'
-idseq.node_id = 3
+my $node = idseq_node('sqlsmith', preload => 1, node_id => 3, extension => 0, conf => qq{
 log_min_messages = warning
 log_min_error_statement = panic
 statement_timeout = '1s'
 });
-$node->start;
 
 $node->safe_psql('postgres', q{
     CREATE ROLE smith LOGIN;
