@@ -209,6 +209,24 @@ SELECT count(*) FROM jt_a LEFT JOIN jt_b ON jt_b.t = snowflake_timestamp(jt_a.id
 SELECT count(*) FROM jt_a FULL JOIN jt_b ON snowflake_timestamp(jt_a.id) = jt_b.t;
 SELECT count(*) FROM jt_a FULL JOIN jt_b ON snowflake_timestamp(jt_a.id) = jt_b.t AND snowflake_timestamp(jt_a.id) >= '2024-01-01 00:00:02+00';
 DROP TABLE jt_a, jt_b;
+-- A cached plan folds a custom layout's bounds: it is planned again when the layout's
+-- creation rolls back (the name unknown again) and when the name comes back with another
+-- time unit (then no row qualifies).
+CREATE TABLE rb (id bigint PRIMARY KEY);
+INSERT INTO rb SELECT g::bigint << 20 FROM generate_series(0, 99) g;
+BEGIN;
+SAVEPOINT s;
+SELECT snowflake_create_layout('tq_rolled_back', '2024-01-01 00:00:00+00', 'time:40,seq:20', '1 day');
+PREPARE rbq AS SELECT count(*) FROM rb WHERE snowflake_timestamp(id, 'tq_rolled_back') >= '2024-02-01 00:00:00+00';
+EXECUTE rbq;
+ROLLBACK TO s;
+SELECT state, message FROM expect_error($$EXECUTE rbq$$);
+COMMIT;
+SELECT snowflake_create_layout('tq_rolled_back', '2000-01-01 00:00:00+00', 'time:40,seq:20', '1 second');
+EXECUTE rbq;
+SELECT count(*) FROM rb WHERE snowflake_timestamp(id, 'tq_rolled_back') >= '2024-02-01 00:00:00+00';
+DEALLOCATE rbq;
+DROP TABLE rb;
 -- Ids without a time (negative, past the layout's 46 bits) make snowflake_timestamp raise
 -- 22003. The range never holds them: the rewritten predicates leave them out, with every
 -- open side closed at the ends of the timed ids (0 and 2^46 - 1), where the predicate as

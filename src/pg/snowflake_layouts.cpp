@@ -534,6 +534,9 @@ void create_layout(const char* name, TimestampTz epoch, text* canonical, Interva
                      registry_name),
             6, types, values, SPI_OK_INSERT);
     idseq::pg::internal_sql_finish();
+    // Plans that folded a layout's time bounds depend on the registry (snowflake_time_quals):
+    // this invalidates them when the layout comes, and locally when its creation rolls back.
+    CacheInvalidateRelcacheByRelid(registry);
 }
 
 } // namespace snowflake

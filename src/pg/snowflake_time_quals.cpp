@@ -249,6 +249,14 @@ bool recognise(PlannerInfo* root, Node* clause, Predicate& p)
         run([&] { time_first = idseq::time_first(*found); });
     if (!time_first)
         return false;
+    // The bounds fold the layout's definition into the plan: a custom layout's plan depends on
+    // the registry, whose relcache entry snowflake_create_layout invalidates (also locally when
+    // the creation rolls back), so a cached plan never keeps a layout that is gone.
+    if (!found->builtin) {
+        Oid registry = get_relname_relid("idseq_layout_registry", known_nsp);
+        if (OidIsValid(registry))
+            root->glob->relationOids = list_append_unique_oid(root->glob->relationOids, registry);
+    }
     p.id = id;
     p.layout = layout;
     p.join = contain_var_clause(x);
