@@ -8,31 +8,21 @@
 # Prints millions of ids per second. Without arguments it measures the installed build only.
 # Run as a user that may run PostgreSQL: PGBIN=/usr/lib/postgresql/15/bin bench/mechanisms/slot.sh [a.so b.so ...]
 set -euo pipefail
-PGBIN=${PGBIN:-$(pg_config --bindir)}
-LIB=$("$PGBIN/pg_config" --pkglibdir)
 SECONDS_PER_POINT=${SECONDS_PER_POINT:-5}
 builds=("$@")
 [ ${#builds[@]} -gt 0 ] || builds=("")
-D=$(mktemp -d)
-trap '"$PGBIN/pg_ctl" -D "$D/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$D"' EXIT
-"$PGBIN/initdb" -D "$D/data" -A trust >/dev/null
-cat >>"$D/data/postgresql.conf" <<CONF
-shared_preload_libraries = 'idseq'
-idseq.node_id = 1
-listen_addresses = ''
-unix_socket_directories = '$D'
-CONF
+CLUSTER_CONF="idseq.node_id = 1"
+. "$(dirname "$0")/cluster.sh"
 echo "SELECT count(snowflake_nextval('wide')) FROM generate_series(1, 10000);" >"$D/ids.sql"
-install() { [ -z "$1" ] || cp "$1" "$LIB/idseq.so"; }
-install "${builds[0]}"
-"$PGBIN/pg_ctl" -D "$D/data" -l "$D/log" -w start >/dev/null
-"$PGBIN/psql" -X -q -h "$D" -d postgres -c "CREATE EXTENSION idseq" \
+install_ "${builds[0]}"
+start_
+psql_ -q -c "CREATE EXTENSION idseq" \
     -c "SELECT snowflake_create_layout('wide', '2020-01-01 00:00:00+00', 'time:41,seq:22')" >/dev/null
-"$PGBIN/pg_ctl" -D "$D/data" -m fast -w stop >/dev/null
+stop_
 for round in 1 2 3; do
     for b in "${builds[@]}"; do
-        install "$b"
-        "$PGBIN/pg_ctl" -D "$D/data" -l "$D/log" -w start >/dev/null
+        install_ "$b"
+        start_
         line="round $round ${b:-installed}:"
         for c in 1 2 8; do
             tps=$("$PGBIN/pgbench" -n -h "$D" -d postgres -M prepared -c "$c" -j "$c" -T "$SECONDS_PER_POINT" -f "$D/ids.sql" 2>&1 |
@@ -40,6 +30,6 @@ for round in 1 2 3; do
             line+=" $c clients $(awk -v t="$tps" 'BEGIN { printf "%.2f", t * 10000 / 1e6 }') M ids/s;"
         done
         echo "$line"
-        "$PGBIN/pg_ctl" -D "$D/data" -m fast -w stop >/dev/null
+        stop_
     done
 done

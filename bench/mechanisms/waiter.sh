@@ -5,33 +5,23 @@
 # 16 ids per 100-microsecond unit (160,000 ids/s) flat out, from 1 and from 4 sessions.
 # Prints the time taken against the capacity and the backends' CPU seconds (their statement
 # statistics). Without arguments it measures the installed build only.
+# ROUNDS="1 2 3" (the default) names the rounds.
 # Run as a user that may run PostgreSQL: PGBIN=/usr/lib/postgresql/15/bin bench/mechanisms/waiter.sh [a.so b.so ...]
 set -euo pipefail
-PGBIN=${PGBIN:-$(pg_config --bindir)}
-LIB=$("$PGBIN/pg_config" --pkglibdir)
 builds=("$@")
 [ ${#builds[@]} -gt 0 ] || builds=("")
-D=$(mktemp -d)
-trap '"$PGBIN/pg_ctl" -D "$D/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$D"' EXIT
-"$PGBIN/initdb" -D "$D/data" -A trust >/dev/null
-cat >>"$D/data/postgresql.conf" <<CONF
-shared_preload_libraries = 'idseq'
-listen_addresses = ''
-unix_socket_directories = '$D'
-CONF
-P=("$PGBIN/psql" -X -At -h "$D" -d postgres)
-install() { [ -z "$1" ] || cp "$1" "$LIB/idseq.so"; }
-install "${builds[0]}"
-"$PGBIN/pg_ctl" -D "$D/data" -l "$D/log" -w start >/dev/null
-"${P[@]}" -c "CREATE EXTENSION idseq" \
+. "$(dirname "$0")/cluster.sh"
+install_ "${builds[0]}"
+start_
+psql_ -c "CREATE EXTENSION idseq" \
     -c "SELECT snowflake_create_layout('cap16', '2020-01-01 00:00:00+00', 'time:45,seq:4', '100 microseconds')" >/dev/null
-"$PGBIN/pg_ctl" -D "$D/data" -m fast -w stop >/dev/null
+stop_
 burst() { # sessions, ids each
     local c=$1 n=$2 t0 t1 from cpu
     from=$(($(wc -l <"$D/log") + 1))
     t0=$(date +%s.%N)
     for _ in $(seq "$c"); do
-        "${P[@]}" -c "SET log_statement_stats = on" -c "SELECT count(snowflake_nextval('cap16')) FROM generate_series(1, $n)" >/dev/null &
+        psql_ -c "SET log_statement_stats = on" -c "SELECT count(snowflake_nextval('cap16')) FROM generate_series(1, $n)" >/dev/null &
     done
     wait
     t1=$(date +%s.%N)
@@ -41,12 +31,12 @@ burst() { # sessions, ids each
     awk -v a="$t0" -v b="$t1" -v cpu="$cpu" -v ids=$((c * n)) \
         'BEGIN { printf "%.2f s (%.0f%% of capacity), %s s CPU", b - a, 100 * (ids / 160000) / (b - a), cpu }'
 }
-for round in 1 2 3; do
+for round in ${ROUNDS:-1 2 3}; do
     for b in "${builds[@]}"; do
-        install "$b"
-        "$PGBIN/pg_ctl" -D "$D/data" -l "$D/log" -w start >/dev/null
-        "${P[@]}" -c "SELECT count(snowflake_nextval('cap16')) FROM generate_series(1, 1000)" >/dev/null
+        install_ "$b"
+        start_
+        psql_ -c "SELECT count(snowflake_nextval('cap16')) FROM generate_series(1, 1000)" >/dev/null
         echo "round $round ${b:-installed}: 1 session $(burst 1 320000); 4 sessions $(burst 4 80000)"
-        "$PGBIN/pg_ctl" -D "$D/data" -m fast -w stop >/dev/null
+        stop_
     done
 done
