@@ -301,7 +301,14 @@ bool no_limit(Node* qual)
 // sequential scan over the predicates would stop at it (an index scan never reaches it).
 List* replacement(PlannerInfo* root, List* clauses, Bitmapset** replaced)
 {
-    List* groups = NIL; // of Predicate*, each gathering one id expression and layout's bounds
+    // The bounds of one id expression and layout's predicates.
+    struct Range {
+        Node* id;
+        Const* layout;
+        List* lower;
+        List* upper;
+    };
+    List* groups = NIL; // of Range*
     List* beside = NIL; // the bounds of join predicates
     int i = 0;
     ListCell* lc;
@@ -313,38 +320,39 @@ List* replacement(PlannerInfo* root, List* clauses, Bitmapset** replaced)
             if (p.upper)
                 beside = list_append_unique(beside, p.upper);
         } else if (p.id != nullptr) {
-            Predicate* g = nullptr;
+            Range* g = nullptr;
             ListCell* gc;
             foreach (gc, groups) {
-                Predicate* q = (Predicate*) lfirst(gc);
+                Range* q = (Range*) lfirst(gc);
                 if (equal(q->id, p.id) && equal(q->layout, p.layout))
                     g = q;
             }
             if (g == nullptr) {
-                g = (Predicate*) palloc0(sizeof(Predicate));
+                g = (Range*) palloc0(sizeof(Range));
                 g->id = p.id;
                 g->layout = p.layout;
                 groups = lappend(groups, g);
             }
             if (p.lower)
-                g->lower = (Node*) list_append_unique((List*) g->lower, p.lower);
+                g->lower = list_append_unique(g->lower, p.lower);
             if (p.upper)
-                g->upper = (Node*) list_append_unique((List*) g->upper, p.upper);
+                g->upper = list_append_unique(g->upper, p.upper);
             *replaced = bms_add_member(*replaced, i);
         }
         i++;
     }
     List* out = NIL;
     foreach (lc, groups) {
-        Predicate* g = (Predicate*) lfirst(lc);
-        if (g->lower == nullptr)
-            g->lower = (Node*) list_make1(derived(root, g->id, true, infinity(DT_NOBEGIN), g->layout, false));
-        if (g->upper == nullptr) {
+        Range* g = (Range*) lfirst(lc);
+        if (g->lower == NIL)
+            g->lower = list_make1(derived(root, g->id, true, infinity(DT_NOBEGIN), g->layout, false));
+        if (g->upper == NIL) {
             Node* end = derived(root, g->id, false, infinity(DT_NOEND), g->layout, false);
-            g->upper = no_limit(end) ? (Node*) NIL : (Node*) list_make1(end);
+            if (!no_limit(end))
+                g->upper = list_make1(end);
         }
-        out = list_concat(out, (List*) g->lower);
-        out = list_concat(out, (List*) g->upper);
+        out = list_concat(out, g->lower);
+        out = list_concat(out, g->upper);
     }
     foreach (lc, beside)
         if (!list_member(clauses, lfirst(lc))) // idempotent: the hook runs once per base relation
