@@ -98,7 +98,7 @@ build/unit_tests: $(CORE_OPT) $(UNIT_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
 build/unit_tests_san: $(CORE_SAN) $(UNIT_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
 	clang++ $(CORE_FLAGS) -O1 $(SAN_FLAGS) $(CORE_SAN) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
 
-build/unit_tests_tsan: $(CORE_TSAN) $(TSAN_UNIT_SRCS) $(CORE_HDRS)
+build/unit_tests_tsan: $(CORE_TSAN) $(TSAN_UNIT_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
 	clang++ $(CORE_FLAGS) -O1 $(TSAN_FLAGS) $(CORE_TSAN) $(TSAN_UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
 
 unit: build/unit_tests

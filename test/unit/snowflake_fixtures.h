@@ -4,7 +4,9 @@
 #pragma once
 
 #include "shown.h"
+#include "slot_protocol.h"
 #include "snowflake.h"
+#include "std_atomics.h"
 
 #include "error.h"
 
@@ -184,21 +186,20 @@ inline Mark whole(int64_t unit)
 // H: base, read at its first call in this run (its restart point), and mark, updated by its
 // reservations.
 //
-// The fast path issues as the slot does: the lock-free step (fast_successor, fast_next on the
-// word) when there is no anchor and the clock is not behind the last reading, else the locked
-// step (state_at, next, position_of). Its set-up (init_slot) resumes from the saved word, or
-// right after a known P (rule 7 of the adapter's proof), or from H. What it does not model:
-// several backends interleaving inside one step (the atomics themselves; see t/033 and the
-// slot protocol's thread tests).
+// The fast path runs the slot protocol's own steps (src/core/slot_protocol.h: the lock-free
+// step, else the locked step, and the set-up), one backend at a time. Its set-up (init_slot)
+// resumes from the saved word, or right after a known P (rule 7 of the adapter's proof), or
+// from H. Several backends interleaving inside one step are the protocol's thread tests'
+// (test_slot_protocol.cpp) and t/033's.
 struct Server {
     const Layout& layout;
     Mark H; // the durable mark (as the adapter reads it: its sequence and guard)
     bool fast = true;
     bool shared_ready = false;
-    // the slot
-    uint64_t word = 0;
-    int64_t last_now = std::numeric_limits<int64_t>::min();
-    int64_t anchor_unit = -1, anchor_mono = 0;
+    // the slot (its reserved cell kept as the Mark it encodes)
+    slot::SlotCells<test::StdAtomics> cells;
+    slot::Issuer issuer;
+    uint32_t generation = 0;
     Mark slot_reserved; // Slot::reserved
     bool saved = false; // the slot's word saved at a clean shutdown
     uint64_t saved_word = 0;
@@ -216,7 +217,17 @@ struct Server {
     } backends[2];
     std::mt19937_64 rng{9};
 
-    explicit Server(const Layout& l) : layout(l) {}
+    explicit Server(const Layout& l) : layout(l) { fresh_shared_memory(); }
+
+    void fresh_shared_memory()
+    {
+        cells.setup = 0;
+        cells.word = 0;
+        cells.anchor_unit = static_cast<uint64_t>(-1);
+        cells.anchor_mono = 0;
+        cells.last_now = slot::now_word(std::numeric_limits<int64_t>::min());
+        issuer = slot::Issuer{};
+    }
 
     // under the layout's lock: setval + XLogFlush
     Mark reserve(int64_t unit, int64_t counter, int64_t node)
@@ -233,7 +244,23 @@ struct Server {
     // init_slot: the word from the saved word, a known P or H; P becomes unknown.
     void set_up_slot()
     {
-        const uint64_t old = saved ? saved_word : 0;
+        if (saved)
+            cells.word = saved_word;
+        slot::begin_setup<test::StdAtomics>(cells);
+        slot::exchange_word<test::StdAtomics>(cells, [&](uint64_t old) { return word_from(old); });
+        slot::reset_cells<test::StdAtomics>(cells, 0, -1);
+        slot_reserved = H;
+        saved = false;
+        P = -1;
+        P_anchor = 0;
+        shared_ready = true;
+        generation = slot::next_generation(generation);
+        slot::publish_setup<test::StdAtomics>(cells, generation);
+    }
+
+    // The set-up's word from the word found: as init_slot computes it.
+    uint64_t word_from(uint64_t old)
+    {
         const Position p = unpack_position(layout, old);
         GenState st;
         st.last_unit = p.last_unit;
@@ -253,15 +280,7 @@ struct Server {
             node = H.whole() ? p.node : H.node;
             restart_from_mark(layout, st, H, node);
         }
-        word = pack_position(layout, Position{st.last_unit, node, st.counter});
-        slot_reserved = H;
-        last_now = std::numeric_limits<int64_t>::min();
-        anchor_unit = -1;
-        anchor_mono = 0;
-        saved = false;
-        P = -1;
-        P_anchor = 0;
-        shared_ready = true;
+        return pack_position(layout, Position{st.last_unit, node, st.counter});
     }
 
     // One snowflake_nextval; the clock in units. Returns -1 when it would wait for the clock.
@@ -273,34 +292,31 @@ struct Server {
         if (fast) {
             if (!shared_ready)
                 set_up_slot();
-            for (;;) {
+            auto reserved_view = [&](int64_t& unit, int64_t& counter) { // usable_reserved
                 GenState view;
-                apply_mark(layout, view, slot_reserved, node); // usable_reserved
+                apply_mark(layout, view, slot_reserved, node);
+                unit = view.reserved_unit;
+                counter = view.reserved_counter;
+            };
+            for (;;) {
                 FastIssue fi;
-                if (anchor_unit == -1 && now >= last_now &&
-                    (fast_successor(word_step(layout), word, node_bits(word_step(layout), node), now,
-                                    view.reserved_unit, view.reserved_counter, ahead, fi) ||
-                     fast_next(layout, word, node, now, view.reserved_unit, view.reserved_counter, rnd, ahead, fi))) {
+                if (slot::try_lock_free<test::StdAtomics>(cells, issuer, layout, word_step(layout), node, ahead, rnd,
+                                                          [&] { return now; }, reserved_view, fi)) {
                     EXPECT_TRUE(covered(fi.unit, node, fi.counter)); // durable before it is issued
-                    word = fi.word;
-                    last_now = std::max(last_now, now);
                     ++lock_free_ids;
                     return compose(layout, fi.unit, node, fi.counter, rnd);
                 }
-                GenState st = state_at(layout, word, node, view.reserved_unit, last_now, anchor_unit, anchor_mono);
-                st.reserved_counter = view.reserved_counter;
-                Step s = next(layout, st, now, rnd, ahead, mono_us);
+                int64_t read_us = 0;
+                Step s = slot::locked_step<test::StdAtomics>(
+                    cells, issuer, layout, node, ahead, rnd,
+                    [&](int64_t& us, int64_t& mono) { us = now_us, mono = mono_us; }, reserved_view, read_us);
                 if (s.kind == Step::NeedReservation) {
                     slot_reserved = mark_max(slot_reserved, reserve(s.unit, s.counter, node));
                     continue;
                 }
-                anchor_unit = st.anchor_unit;
-                anchor_mono = st.anchor_mono_us;
                 if (s.kind == Step::WaitForClock)
                     return -1;
                 EXPECT_TRUE(covered(s.unit, node, s.counter)); // durable before it is issued
-                word = position_of(layout, st, node);
-                last_now = s.clock_back > 0 ? now : std::max(last_now, now);
                 ++locked_ids;
                 return compose(layout, s.unit, node, s.counter, rnd);
             }
@@ -337,6 +353,7 @@ struct Server {
 
     void crash() // also a promotion: the backends are gone
     {
+        fresh_shared_memory();
         saved = false;
         shared_ready = false;
         P = -1;
@@ -349,9 +366,10 @@ struct Server {
         // only a start with preload reads the file, and every start removes it.
         if (fast && shared_ready) {
             saved = true;
-            saved_word = word;
+            saved_word = cells.word;
         }
         saved = saved && fast && preload;
+        fresh_shared_memory();
         shared_ready = false;
         fast = preload;
         backends[0] = backends[1] = Backend{};
