@@ -92,11 +92,21 @@ CORE_SAN  = $(patsubst src/core/%.cpp,build/san/%.o,$(CORE_SRCS))
 CORE_FUZZ = $(patsubst src/core/%.cpp,build/fuzz/%.o,$(CORE_SRCS))
 CORE_TSAN = $(patsubst src/core/%.cpp,build/tsan/%.o,$(CORE_SRCS))
 
-build/unit_tests: $(CORE_OPT) $(UNIT_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
-	$(CORE_CXX) $(CORE_FLAGS) -O2 $(CORE_OPT) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
+# Each test file is its own object, so that `make -j` compiles them side by side.
+UNIT_OPT = $(patsubst test/unit/%.cpp,build/unit-opt/%.o,$(UNIT_SRCS))
+UNIT_SAN = $(patsubst test/unit/%.cpp,build/unit-san/%.o,$(UNIT_SRCS))
+build/unit-opt/%.o: test/unit/%.cpp $(CORE_HDRS) $(UNIT_HDRS)
+	@mkdir -p build/unit-opt
+	$(CORE_CXX) $(CORE_FLAGS) -O2 -c $< -o $@
+build/unit-san/%.o: test/unit/%.cpp $(CORE_HDRS) $(UNIT_HDRS)
+	@mkdir -p build/unit-san
+	clang++ $(CORE_FLAGS) -O1 $(SAN_FLAGS) -c $< -o $@
 
-build/unit_tests_san: $(CORE_SAN) $(UNIT_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
-	clang++ $(CORE_FLAGS) -O1 $(SAN_FLAGS) $(CORE_SAN) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
+build/unit_tests: $(CORE_OPT) $(UNIT_OPT)
+	$(CORE_CXX) $(CORE_FLAGS) -O2 $^ -lgtest -lgtest_main -pthread -o $@
+
+build/unit_tests_san: $(CORE_SAN) $(UNIT_SAN)
+	clang++ $(CORE_FLAGS) -O1 $(SAN_FLAGS) $^ -lgtest -lgtest_main -pthread -o $@
 
 build/unit_tests_tsan: $(CORE_TSAN) $(TSAN_UNIT_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
 	clang++ $(CORE_FLAGS) -O1 $(TSAN_FLAGS) $(CORE_TSAN) $(TSAN_UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
@@ -120,11 +130,15 @@ FUZZ_SECONDS ?= 10
 build/fuzz_%: test/fuzz/fuzz_%.cpp $(CORE_FUZZ) $(CORE_HDRS) $(wildcard test/fuzz/*.h)
 	clang++ $(CORE_FLAGS) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(CORE_FUZZ) $< -o $@
 
-fuzz: $(FUZZ_TARGETS)
-	@for f in $(FUZZ_TARGETS); do n=$${f#build/fuzz_}; mkdir -p build/corpus/$$n; \
-	  echo "fuzzing $$n for $(FUZZ_SECONDS)s"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 -artifact_prefix=build/fuzz-$$n- \
-	    build/corpus/$$n test/fuzz/corpus/$$n || exit 1; done
+# Each target fuzzes FUZZ_SECONDS on one core; `make -j` runs them side by side, each one's
+# output kept together.
+fuzz: $(patsubst build/fuzz_%,fuzz-run-%,$(FUZZ_TARGETS))
+.SECONDARY: $(FUZZ_TARGETS)
+fuzz-run-%: build/fuzz_%
+	@mkdir -p build/corpus/$*
+	@{ echo "fuzzing $* for $(FUZZ_SECONDS)s"; \
+	  build/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 -artifact_prefix=build/fuzz-$*- \
+	    build/corpus/$* test/fuzz/corpus/$* 2>&1; }
 
 # ---- the two commands ----
 demo:
