@@ -15,7 +15,7 @@ chosen() {
 }
 shrink() { cat "$1"; }
 if [ "${BENCH_SMOKE:-}" = 1 ]; then
-    export RUNS=1 SECONDS_PER_POINT=1 PGBENCH_LENGTH="-t 2" PER_CALL_CALLS=200 BLOCKING_CLIENTS=10
+    export RUNS=1 SECONDS_PER_POINT=1 PGBENCH_LENGTH="-t 2" PER_CALL_CALLS=200 BLOCKING_CLIENTS=10 PER_ID_ROWS=2000
     # generate_series(1, N) and bench.compare(..., N) with N >= 10^5 become 2000
     shrink() { sed -E 's/generate_series\(1, [1-9][0-9]{5,}\)/generate_series(1, 2000)/g; s/, [1-9][0-9]{5,}\);/, 2000);/g' "$1"; }
 fi

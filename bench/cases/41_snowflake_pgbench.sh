@@ -13,6 +13,9 @@
 # preloaded, idseq.node_id set and max_connections above 32.
 set -euo pipefail
 SECONDS_PER_POINT=${SECONDS_PER_POINT:-5}
+# section 1's ids per run and runs (BENCH_SMOKE makes both tiny)
+PER_ID_ROWS=${PER_ID_ROWS:-2000000}
+RUNS=${RUNS:-5}
 # how long each pgbench point runs (BENCH_SMOKE: a couple of transactions)
 PGBENCH_LENGTH=${PGBENCH_LENGTH:--T $SECONDS_PER_POINT}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,9 +63,9 @@ PGHOST=$work PGPORT=$plain_port PGDATABASE=postgres PGOPTIONS="-c client_min_mes
 # ---- 1. ns per id ----
 per_id() { # host port label expr -> median net ns, via bench.measure of harness.sql
     PGHOST=$1 PGPORT=$2 PGDATABASE=$(db_of "$1") psql -X -Atq -v ON_ERROR_STOP=1 -c \
-        "SELECT round(med) || ' ' || round(mn) || ' ' || round(mx) FROM bench.measure(\$q\$$3\$q\$, '(SELECT generate_series(1, 2000000) g) s', 'g')"
+        "SELECT round(med) || ' ' || round(mn) || ' ' || round(mx) FROM bench.measure(\$q\$$3\$q\$, '(SELECT generate_series(1, $PER_ID_ROWS) g) s', 'g', $RUNS)"
 }
-echo "ns per id in one statement (median of 5 runs, min-max; 2*10^6 ids per run)"
+echo "ns per id in one statement (median of $RUNS runs, min-max; $PER_ID_ROWS ids per run)"
 printf '%-34s %-22s %16s %20s %7s\n' generator path "ns/id (min-max)" "nextval ns, same run" ratio
 for path in "shared memory|$main_host|$main_port" "no preload|$work|$plain_port"; do
     IFS='|' read -r label host port <<<"$path"
