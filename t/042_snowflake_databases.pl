@@ -63,10 +63,15 @@ sub shared_ids
     my $first = $node->safe_psql($db1, qq{
         CREATE TABLE sample AS SELECT snowflake_nextval('snowflake') AS id FROM generate_series(1, $ids);
         SELECT snowflake_timestamp(min(id)) FROM sample});
+    # the offset is taken and the ids drawn in one block, so that no round trip or scheduling
+    # delay of a loaded machine lies between them and the second sample starts where the
+    # first did
     $node->safe_psql($db2, qq{
-        SELECT set_config('idseq.test_clock_offset_ms',
-                          (-extract(epoch FROM clock_timestamp() - '$first'::timestamptz) * 1000)::bigint::text, false);
-        CREATE TABLE sample AS SELECT snowflake_nextval('snowflake') AS id FROM generate_series(1, $ids)});
+        DO \$\$ BEGIN
+            PERFORM set_config('idseq.test_clock_offset_ms',
+                (-extract(epoch FROM clock_timestamp() - '$first'::timestamptz) * 1000)::bigint::text, false);
+            CREATE TABLE sample AS SELECT snowflake_nextval('snowflake') AS id FROM generate_series(1, $ids);
+        END \$\$});
     # the attack is real: the second sample starts inside the first one's time units
     my $last = $node->safe_psql($db1, 'SELECT extract(epoch FROM snowflake_timestamp(max(id))) FROM sample');
     my $second = $node->safe_psql($db2, 'SELECT extract(epoch FROM snowflake_timestamp(min(id))) FROM sample');
