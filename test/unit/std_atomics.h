@@ -26,5 +26,4 @@ struct StdAtomics {
     static void full_barrier() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 };
 
-
 } // namespace idseq::test
