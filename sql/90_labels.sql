@@ -40,6 +40,8 @@ INSERT INTO label_exceptions VALUES
      'generator: raises the high-water mark of its own layout, which no parallel worker may write'),
     ('idseq_layout_sequence_privileges', 'v', 'u', false,
      'sets the privileges of a layout''s adopted sequences (REVOKE and GRANT)'),
+    ('idseq_snowflake_fence_init', 'v', 'u', true,
+     'creates the server''s snowflake fence (a replication origin) and raises it at commit'),
     ('idseq_layout_guard', 'v', 'u', false,
      'creates or checks a layout''s guard sequence (install, upgrade and the adopting trigger)'),
     ('lexid_typmod_in', 'v', 'u', true,

@@ -887,6 +887,43 @@ int64_t node_of(const Layout& layout, int64_t id)
     return (id >> layout[Field::Node].shift) & layout.max_value(Field::Node);
 }
 
+int64_t fence_of_mark(const Layout& layout, const Mark& mark) noexcept
+{
+    if (mark.unit < 0)
+        return 0;
+    if (mark.whole())
+        return std::max<int64_t>(0, unit_end_us(layout, mark.unit));
+    // The time at which the lease point (reservation_mark) reaches the mark's counter: the
+    // elapsed part of the unit that counter + 1 of counter_space makes, rounded up.
+    const int64_t space = counter_space(layout);
+    const i128 into = ((i128{mark.counter} + 1) * layout.unit_us + space - 1) / space;
+    return std::max<int64_t>(0, saturate(i128{unit_start_us(layout, mark.unit)} + into));
+}
+
+Mark fence_mark(const Layout& layout, int64_t fence_us, int64_t node) noexcept
+{
+    if (fence_us <= 0)
+        return Mark{};
+    const int64_t unit = unit_of(layout, fence_us - 1); // the unit of the fence's last microsecond
+    if (unit < 0)
+        return Mark{};
+    const int64_t max_unit = layout.max_value(Field::Time);
+    if (unit > max_unit)
+        return whole_mark(max_unit);
+    const int64_t space = counter_space(layout);
+    const i128 into = i128{fence_us} - unit_start_us(layout, unit); // 1 .. unit_us
+    const int64_t counter = static_cast<int64_t>(into * space / layout.unit_us) - 1;
+    if (counter >= space - 1)
+        return whole_mark(unit);
+    if (counter < 0)
+        return unit > 0 ? whole_mark(unit - 1) : Mark{};
+    Mark m;
+    m.unit = unit;
+    m.node = layout.has(Field::Node) ? node : 0;
+    m.counter = counter;
+    return m;
+}
+
 int64_t unit_of_id(const Layout& layout, int64_t id)
 {
     return (id >> layout[Field::Time].shift) & layout.max_value(Field::Time);

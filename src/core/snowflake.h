@@ -464,6 +464,16 @@ Mark mark_min(const Mark& a, const Mark& b) noexcept;
 // GenState::reserved_unit and reserved_counter for a generator whose ids carry node: a mark
 // inside a unit for another node covers none of its ids in that unit.
 void apply_mark(const Layout& layout, GenState& state, const Mark& mark, int64_t node) noexcept;
+// The server's fence: a time (Unix microseconds) that every id issued on the server lies
+// below, in the terms of its own layout, kept by the adapter in a WAL-logged register that
+// every database of the server reads (src/pg/snowflake_fence.cpp). fence_of_mark is what a
+// reservation raises it to: the end of a whole mark's unit, or for a mark inside a unit the
+// time at which the lease point reaches its counter (reservation_mark's arithmetic); 0 for no
+// mark. fence_mark is its inverse for one layout and node: the least mark that covers every
+// mark whose fence_of_mark is at most the fence (none before the epoch; the layout's last unit
+// when the fence lies past its end).
+int64_t fence_of_mark(const Layout& layout, const Mark& mark) noexcept;
+Mark fence_mark(const Layout& layout, int64_t fence_us, int64_t node) noexcept;
 // Whether the mark covers the id of (unit, node, counter).
 bool mark_covers_id(const Layout& layout, const Mark& mark, int64_t unit, int64_t node, int64_t counter) noexcept;
 

@@ -29,7 +29,11 @@
 // Scope: the directory is a plain file tree, copied by a base backup and by pg_basebackup
 // (so a standby made after a claim refuses as its primary did, also after promotion), but
 // not WAL-logged: a claim made after a standby was set up, or the claims of a cluster given
-// to pg_upgrade, are not carried (copy the directory). See docs/snowflake.md.
+// to pg_upgrade, are not carried. So the files only decide which database issues a pair's
+// ids; that no id is issued twice rests on WAL alone: a database that takes a claim restarts
+// above the server's fence first (snowflake_fence.cpp), and a holder checks its claim again
+// at every reservation, so that one whose file was lost stops once another database takes it.
+// A damaged file stops every database rather than count as no claim. See docs/snowflake.md.
 #include "snowflake_internal.h"
 
 #include <cerrno>
@@ -208,7 +212,10 @@ void claim_path(const Definition& d, int32 node, char* out, size_t size)
 }
 
 // The database OID a claim file holds, and in layout the name of the layout that claimed it
-// (empty when the file names none); InvalidOid when there is no file or it holds none.
+// (empty when the file names none); InvalidOid when there is no file. A file that holds no
+// claim (damaged: cut short, emptied, overwritten) is an error, not a free claim: which
+// database issues these ids can no longer be told, so none is let on until an administrator
+// removes the file.
 Oid read_claim(const char* path, char* layout)
 {
     layout[0] = '\0';
@@ -229,18 +236,26 @@ Oid read_claim(const char* path, char* layout)
     buf[got] = '\0';
     char* end = nullptr;
     unsigned long oid = strtoul(buf, &end, 10);
-    if (end == buf || oid > UINT32_MAX)
-        return InvalidOid;
-    if (*end == ' ') { // "<oid> <layout>\n"
+    bool ok = end != buf && oid <= UINT32_MAX && OidIsValid((Oid) oid);
+    if (ok && *end == ' ') { // "<oid> <layout>\n"
         char* name = end + 1;
         char* nl = strchr(name, '\n');
-        if (!nl || nl - name >= NAMEDATALEN)
-            return InvalidOid;
-        memcpy(layout, name, nl - name);
-        layout[nl - name] = '\0';
-        return (Oid) oid;
+        ok = nl && nl - name < NAMEDATALEN && nl[1] == '\0';
+        if (ok) {
+            memcpy(layout, name, nl - name);
+            layout[nl - name] = '\0';
+        }
+    } else {
+        ok = ok && end[0] == '\n' && end[1] == '\0';
     }
-    return *end == '\n' ? (Oid) oid : InvalidOid;
+    if (!ok)
+        ereport(ERROR,
+                (errcode(ERRCODE_DATA_CORRUPTED),
+                 errmsg("snowflake claim file \"%s\" is damaged", path),
+                 errdetail("It does not hold the database that issues these ids, so no database may issue them."),
+                 errhint("Remove the file. The next database to issue these ids takes the claim and continues above "
+                         "the server's snowflake fence, above every id issued before.")));
+    return (Oid) oid;
 }
 
 // Writes the claim durably: a temporary file, flushed, renamed over the claim, the directory
@@ -363,6 +378,12 @@ void claim_layout(Entry* e, int32 node)
         node = -1;
     if (e->claim_node == node)
         return;
+    // idseq_uuidv7()'s generator claims nothing: every database of a server may mint UUIDs,
+    // and their 62 random bits keep two databases' UUIDs apart.
+    if (strcmp(e->name, kUuidv7Entry) == 0) {
+        e->claim_node = node;
+        return;
+    }
     char path[MAXPGPATH];
     claim_path(definition_of(e->layout), node, path, sizeof path);
     LOCKTAG tag;
@@ -374,14 +395,25 @@ void claim_layout(Entry* e, int32 node)
     if (holder != MyDatabaseId) {
         if (OidIsValid(holder) && SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(holder)))
             refuse(e, node, holder, path); // the lock goes with the transaction
-        write_claim(path, MyDatabaseId, e->name); // no claim yet, or its database was dropped
+        // No claim yet, or its database was dropped: another database may have issued these
+        // ids (a claim lost with a failover, a pg_upgrade or a deleted file), and this
+        // database's own mark knows nothing of them. The fence does.
+        restart_above_fence(e, node); // first: a claim must not be on disk before this is done
+        write_claim(path, MyDatabaseId, e->name);
     } else if (strcmp(holder_layout, e->name) != 0) {
         if (holder_layout[0] != '\0' && layout_exists(e, holder_layout))
             refuse_twin(e, holder_layout);
-        write_claim(path, MyDatabaseId, e->name); // the claiming layout is gone (DROP EXTENSION)
+        restart_above_fence(e, node); // the claiming layout is gone (DROP EXTENSION), and its mark with it
+        write_claim(path, MyDatabaseId, e->name);
     }
     LockRelease(&tag, ExclusiveLock, false);
     e->claim_node = node;
+}
+
+void recheck_claim(Entry* e, int32 node)
+{
+    e->claim_node = INT32_MIN;
+    claim_layout(e, e->has_node ? node : -1);
 }
 
 void define_node_id_by_database()

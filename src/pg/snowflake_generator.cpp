@@ -95,6 +95,15 @@ extern "C" {
 #include "compat_syncrep.h"
 
 namespace snowflake {
+
+// The clock the generator reads (with the test offset).
+int64 now_unix_us()
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return int64(t.tv_sec) * 1000000 + t.tv_nsec / 1000 + int64(clock_offset_ms_guc) * 1000;
+}
+
 namespace {
 
 // A clock that never steps (the pace of anchored frontiers: see GenState::anchor_unit).
@@ -105,12 +114,6 @@ int64 now_mono_us()
     return int64(t.tv_sec) * 1000000 + t.tv_nsec / 1000;
 }
 
-int64 now_unix_us()
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return int64(t.tv_sec) * 1000000 + t.tv_nsec / 1000 + int64(clock_offset_ms_guc) * 1000;
-}
 
 // ---- Running core code where ereport is not allowed (under a spinlock) ------------------------
 
@@ -237,11 +240,28 @@ bool mark_covers_id(const Entry* e, const idseq::Mark& mark, int64 unit, int32 n
 void lock_layout(const Entry* e) { LockDatabaseObject(RelationRelationId, e->state_relid, 0, ExclusiveLock); }
 void unlock_layout(const Entry* e) { UnlockDatabaseObject(RelationRelationId, e->state_relid, 0, ExclusiveLock); }
 
+// The server's fence raised to cover the mark (snowflake_fence.cpp): every id a reservation
+// allows, in any database, lies below it. idseq_uuidv7()'s generator takes no claim and keeps
+// its ids apart by their random bits, so it neither reads nor raises the fence. Returns the
+// LSN that makes the raise durable (InvalidXLogRecPtr: nothing written).
+XLogRecPtr raise_fence_to(const Entry* e, const idseq::Mark& mark)
+{
+    if (strcmp(e->name, kUuidv7Entry) == 0)
+        return InvalidXLogRecPtr;
+    int64 us = 0;
+    run([&] { us = idseq::fence_of_mark(e->layout, mark); });
+    return fence_raise(e->layout.unit_us, us);
+}
+
 // Makes H cover the id (unit, node, counter) (reserving ahead by the lease); returns the
 // durable H. H as read may be another reservation's that is not confirmed yet (its wait was
 // cancelled): it is confirmed too before it is returned.
-idseq::Mark reserve(const Entry* e, int64 unit, int64 counter, int32 node, int64 now_us)
+idseq::Mark reserve(Entry* e, int64 unit, int64 counter, int32 node, int64 now_us)
 {
+    // The claim again, once per reservation: a claim file lost while this database issues
+    // ids (deleted, damaged, taken by another database meanwhile) stops it here rather than
+    // let two databases issue one node's ids.
+    recheck_claim(e, node);
     lock_layout(e);
     XLogRecPtr lsn;
     idseq::Mark mark = read_mark(e, lsn);
@@ -249,10 +269,42 @@ idseq::Mark reserve(const Entry* e, int64 unit, int64 counter, int32 node, int64
         write_mark(e, reservation_for(e, unit, counter, node, now_us, mark));
         mark = read_mark(e, lsn);
     }
-    confirm_mark(e, lsn);
+    confirm_mark(e, std::max(lsn, raise_fence_to(e, mark)));
     unlock_layout(e);
     return mark;
 }
+
+} // namespace
+
+// This database takes a claim that another database of the server may have issued ids under
+// (claim_layout): H is raised to cover the server's fence, and both paths restart from H --
+// the slow path's last id made unknown and this backend's view of H replaced, the slot set up
+// again -- so that the next id of any backend of this database goes above every id issued on
+// the server before. The database's own H goes into the fence too.
+void restart_above_fence(Entry* e, int32 node)
+{
+    lock_layout(e);
+    XLogRecPtr lsn;
+    idseq::Mark mark = read_mark(e, lsn);
+    const idseq::Mark fence = idseq::fence_mark(e->layout, fence_read(e->layout.unit_us), node < 0 ? 0 : node);
+    if (!idseq::mark_covers(mark, fence)) {
+        write_mark(e, idseq::mark_max(mark, fence));
+        mark = read_mark(e, lsn);
+    }
+    confirm_mark(e, std::max(lsn, raise_fence_to(e, mark)));
+    (void) forget_last(e);
+    if (e->slot) {
+        SpinLockAcquire(&e->slot->mutex);
+        e->slot->ready = false;
+        SpinLockRelease(&e->slot->mutex);
+    }
+    e->mark = e->base_mark = mark;
+    e->sync_mark = sync_required() ? mark : idseq::Mark{};
+    e->mark_read = true;
+    unlock_layout(e);
+}
+
+namespace {
 
 // ---- Warnings and waiting -------------------------------------------------------------------------
 
@@ -402,7 +454,7 @@ void init_slot(Entry* e)
     unlock_layout(e);
 }
 
-void reserve_fast(const Entry* e, int64 unit, int64 counter, int32 node, int64 now_us)
+void reserve_fast(Entry* e, int64 unit, int64 counter, int32 node, int64 now_us)
 {
     Slot* s = e->slot;
     const idseq::Mark mark = reserve(e, unit, counter, node, now_us);

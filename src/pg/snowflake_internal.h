@@ -230,9 +230,24 @@ int32 effective_node_id();
 // Claims (the layout's definition, node) for this database server-wide, or refuses with an
 // error when another database of the server holds the claim. Cheap once checked.
 void claim_layout(Entry* e, int32 node);
+// claim_layout again, reading the claim file even when this backend checked it before.
+void recheck_claim(Entry* e, int32 node);
+
+// ---- The server's fence (snowflake_fence.cpp) ---------------------------------------------------
+
+// The fence of layouts with that time unit in Unix microseconds (idseq::fence_mark), and its
+// raise to at least us, WAL-logged: the LSN to flush with the mark it covers
+// (InvalidXLogRecPtr when it was that high already). Both fail with 55000 when the server has
+// no fence.
+int64 fence_read(int64 unit_us);
+XLogRecPtr fence_raise(int64 unit_us, int64 us);
 
 // ---- The generator (snowflake_generator.cpp) --------------------------------------------------
 
+int64 now_unix_us();
+// Raises H to the server's fence for node and makes both paths restart from it (a claim
+// taken over).
+void restart_above_fence(Entry* e, int32 node);
 int64 nextval_fast(Entry* e, int32 node);
 int64 nextval_slow(Entry* e, int32 node);
 // A new id of e's layout for this node, by either path (snowflake_sql.cpp); caller names the

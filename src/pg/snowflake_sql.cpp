@@ -62,18 +62,12 @@ int64 snowflake::issue_id(Entry* e, const char* caller)
         run([&] { idseq::validate_generator_order(e->layout, idseq::ErrorKind::Prerequisite); });
         e->relations_checked = true;
     }
-    if (e->claim_node != (e->has_node ? node : -1)) { // once per layout and node id
-        // idseq_uuidv7()'s generator claims nothing: every database of a server may mint
-        // UUIDs, and their 62 random bits keep two databases' UUIDs apart.
-        if (strcmp(e->name, kUuidv7Entry) == 0)
-            e->claim_node = -1;
-        else
-            claim_layout(e, node);
-    }
     if (shared && !e->slot_checked) {
         e->slot = find_slot(e->name, definition_of(e->layout)); // nullptr when all slots are taken: the slow path, for good
         e->slot_checked = true;
     }
+    if (e->claim_node != (e->has_node ? node : -1)) // once per layout and node id
+        claim_layout(e, node); // after the slot is known: a claim taken over sets it up again
     return e->slot ? nextval_fast(e, node) : nextval_slow(e, node);
 }
 

@@ -470,3 +470,55 @@ TEST(SnowflakeDurable, CrashesInARowDoNotAddUpOnLongUnits)
         }
     }
 }
+
+// The server's fence against the marks it stands for: the fence a mark raises it to gives back
+// a mark that covers it, for every layout (short and long units, with and without a node or a
+// counter field); the fence never spends a unit it does not reach; a higher fence never covers
+// less; and a fence inside a unit leaves the rest of that unit in proportion, so that taking a
+// claim over costs what a crash costs, not the unit.
+TEST(SnowflakeDurable, FenceCoversEveryMarkItStandsFor)
+{
+    std::mt19937_64 rng(20261128);
+    const Layout minute = parse_layout("minute", 1700000000000000, "time:30,node:10,seq:20", 60000000);
+    const Layout day = parse_layout("days", 1700000000000000, "time:20,seq:1", 86400000000LL);
+    const Layout nocounter = parse_layout("bare", 0, "time:50,node:10", 1000);
+    const Layout layouts[] = {builtin("snowflake"), builtin("sonyflake"), builtin("display60"),
+                              builtin("nonsequential"), minute, day, nocounter};
+    for (const Layout& l : layouts) {
+        EXPECT_EQ(fence_mark(l, 0, 0).unit, -1) << l.name;
+        EXPECT_EQ(fence_mark(l, l.epoch_us, 0).unit, -1) << l.name; // no unit starts before the epoch
+        EXPECT_EQ(fence_of_mark(l, Mark{}), 0) << l.name;
+        const int64_t space = counter_space(l);
+        const int64_t node = l.has(Field::Node) ? 5 : 0;
+        for (int i = 0; i < 3000; i++) {
+            const int64_t unit = int64_t(rng() % uint64_t(std::min<int64_t>(l.max_value(Field::Time), 1LL << 30)));
+            Mark m;
+            m.unit = unit;
+            if (i % 3 != 0) {
+                m.node = node;
+                m.counter = int64_t(rng() % uint64_t(space));
+                if (m.counter >= space - 1)
+                    m = Mark{unit, 0, kCounterSpent};
+            }
+            const int64_t f = fence_of_mark(l, m);
+            const Mark back = fence_mark(l, f, node);
+            EXPECT_TRUE(mark_covers(back, m)) << l.name << " unit " << unit << " counter " << m.counter;
+            // the oracle: unit u starts at epoch + u * unit_us; the fence lies inside the mark's unit
+            const __int128 start = __int128(l.epoch_us) + __int128(unit) * l.unit_us;
+            EXPECT_GT(f, int64_t(start)) << l.name;
+            EXPECT_LE(f, int64_t(start + l.unit_us)) << l.name;
+            EXPECT_FALSE(mark_covers_id(l, back, unit + 1, node, 0)) << l.name; // the next unit is free
+            // a fence in the unit's first half leaves its second half free (counters in proportion)
+            if (space >= 4 && l.unit_us >= 4) {
+                const Mark half = fence_mark(l, int64_t(start) + l.unit_us / 2, node);
+                EXPECT_FALSE(mark_covers_id(l, half, unit, node, space - 1)) << l.name;
+            }
+            // monotone
+            const int64_t f2 = f + int64_t(rng() % uint64_t(3 * l.unit_us));
+            EXPECT_TRUE(mark_covers(fence_mark(l, f2, node), back)) << l.name;
+        }
+        // past the layout's end: its last unit, so that the generator stops rather than wraps
+        const Mark end = fence_mark(l, std::numeric_limits<int64_t>::max(), node);
+        EXPECT_TRUE(end.whole()) << l.name;
+    }
+}

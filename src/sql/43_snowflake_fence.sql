@@ -1,0 +1,13 @@
+-- ===== the server's snowflake fence =====
+-- idseq_snowflake_fence_init() creates the replication origin "idseq_snowflake_fence" that
+-- holds the server's fence (src/pg/snowflake_fence.cpp), and with raise => true moves it to
+-- the clock plus the lease at commit. Superuser only (checked in C, and no EXECUTE for PUBLIC).
+-- The install and the update only create it (a fresh fence is 0: ids start at the clock);
+-- after pg_upgrade, which carries no replication origin, the operations runbook has a
+-- superuser run it with raise => true.
+CREATE FUNCTION @extschema@.idseq_snowflake_fence_init(raise boolean DEFAULT true) RETURNS void
+    AS 'MODULE_PATHNAME', 'idseq_snowflake_fence_init' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION @extschema@.idseq_snowflake_fence_init(boolean) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.idseq_snowflake_fence_init(boolean) IS
+    'creates the server''s snowflake fence (replication origin idseq_snowflake_fence) when it is missing and, with raise, moves it to the clock plus the lease at commit; superuser only';
+SELECT @extschema@.idseq_snowflake_fence_init(false);

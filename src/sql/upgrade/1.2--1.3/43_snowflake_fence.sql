@@ -1,0 +1,1 @@
+../../43_snowflake_fence.sql

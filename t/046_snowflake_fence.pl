@@ -1,0 +1,129 @@
+# The server's snowflake fence (docs/snowflake.md, "Databases of one server"): a database that
+# takes a claim another database may have issued ids under continues above every id issued on
+# the server before, whatever its clock says, on both generator paths:
+#  - a standby made before the first id has no claim files; after a promotion with its clock
+#    15 s behind, another database takes the claim and its ids stay above the old primary's;
+#  - a damaged claim file stops every database (XX001) instead of freeing the claim; once it
+#    is removed, the database that takes the claim goes on above the fence;
+#  - a claim file deleted while its database issues ids is taken over above the fence, and the
+#    old holder is refused at its next reservation;
+#  - without the fence (a cluster made by pg_upgrade has none) no database takes a claim
+#    (55000), until idseq_snowflake_fence_init() as the runbook says.
+use strict;
+use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(idseq_node standby_of promote_and_wait psql_start);
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $ids = 20000;
+
+sub sample
+{
+    my ($node, $db, $table, $offset_ms) = @_;
+    $node->safe_psql($db, qq{
+        SET idseq.test_clock_offset_ms = $offset_ms;
+        CREATE TABLE $table AS SELECT snowflake_nextval() AS id FROM generate_series(1, $ids)});
+}
+
+sub disjoint_above
+{
+    my ($node, $db, $old, $new, $what) = @_;
+    my ($shared, $below) = split /\|/, $node->safe_psql($db, qq{
+        SELECT (SELECT count(*) FROM $new WHERE id IN (SELECT id FROM $old)),
+               (SELECT count(*) FROM $new WHERE id <= (SELECT max(id) FROM $old))});
+    is($shared, 0, "$what: no id issued twice");
+    is($below, 0, "$what: every new id is above every earlier one");
+}
+
+sub claim_files
+{
+    my ($node) = @_;
+    my $dir = $node->data_dir . '/idseq_snowflake_claims';
+    return () unless -d $dir;
+    opendir(my $dh, $dir) or die;
+    my @f = map { "$dir/$_" } grep { /-node/ } readdir $dh;
+    closedir $dh;
+    return @f;
+}
+
+for my $path ('shared', 'plain') {
+    my $preload = $path eq 'shared' ? 1 : 0;
+
+    # ---- failover to a standby made before the first id, its clock 15 s behind ----
+    my $primary = idseq_node("fence_primary_$path", preload => $preload, node_id => 5, streaming => 1);
+    for my $db ('app', 'reporting') {
+        $primary->safe_psql('postgres', "CREATE DATABASE $db");
+        $primary->safe_psql($db, 'CREATE EXTENSION idseq');
+    }
+    my $standby = standby_of($primary, "fence_standby_$path");
+    sample($primary, 'app', 'before', 0);
+    $primary->wait_for_catchup($standby);
+    $primary->stop;
+    promote_and_wait($standby);
+    my @on_standby = claim_files($standby);
+    is(scalar(@on_standby), 0, "$path: the promoted standby has no claim files");
+    sample($standby, 'reporting', 'after', -15000);
+    my $app_ids = $standby->safe_psql('app', 'SELECT string_agg(id::text, \',\') FROM before');
+    $standby->safe_psql('reporting', "CREATE TABLE before AS SELECT unnest('{$app_ids}'::bigint[]) AS id");
+    disjoint_above($standby, 'reporting', 'before', 'after', "$path: a database taking the claim after a failover");
+    my ($ret, $out, $err) = $standby->psql('app', 'SELECT snowflake_nextval()');
+    like($err, qr/already issuing ids in database "reporting"/, "$path: the first database is refused, not let on");
+    $standby->stop;
+
+    # ---- a damaged claim file, then a deleted one ----
+    my $node = idseq_node("fence_files_$path", preload => $preload, node_id => 7);
+    for my $db ('app', 'reporting') {
+        $node->safe_psql('postgres', "CREATE DATABASE $db");
+        $node->safe_psql($db, 'CREATE EXTENSION idseq');
+    }
+    sample($node, 'app', 'before', 0);
+    my @files = claim_files($node);
+    is(scalar(@files), 1, "$path: one claim file");
+    open(my $fh, '>', $files[0]) or die;
+    close $fh;    # cut to 0 bytes
+    for my $db ('reporting', 'app') {
+        ($ret, $out, $err) = $node->psql($db, "\\set VERBOSITY verbose\nSELECT snowflake_nextval()");
+        like($err, qr/XX001: snowflake claim file .* is damaged/, "$path: a damaged claim stops database $db");
+    }
+    unlink $files[0] or die;
+    sample($node, 'reporting', 'after', -15000);
+    $app_ids = $node->safe_psql('app', 'SELECT string_agg(id::text, \',\') FROM before');
+    $node->safe_psql('reporting', "CREATE TABLE before AS SELECT unnest('{$app_ids}'::bigint[]) AS id");
+    disjoint_above($node, 'reporting', 'before', 'after', "$path: the claim taken after the damaged file's removal");
+
+    # a session of reporting that holds the claim goes on; the file goes; app takes the claim
+    # above the fence; reporting's session is refused at its next reservation
+    my ($h, $bg_out, $bg_err) = psql_start($node,
+        "SELECT snowflake_nextval(); SELECT pg_sleep(4); SELECT count(snowflake_nextval()) FROM generate_series(1, 3000000)",
+        db => 'reporting');
+    $node->poll_query_until('reporting',
+        "SELECT count(*) > 0 FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = 'reporting'")
+      or die 'the session of reporting did not start';
+    unlink((claim_files($node))[0]) or die;
+    $node->safe_psql('app', qq{SET idseq.test_clock_offset_ms = -15000;
+        CREATE TABLE after2 AS SELECT snowflake_nextval() AS id FROM generate_series(1, $ids)});
+    my $rep_ids = $node->safe_psql('reporting', 'SELECT string_agg(id::text, \',\') FROM after');
+    $node->safe_psql('app', "CREATE TABLE rep AS SELECT unnest('{$rep_ids}'::bigint[]) AS id");
+    disjoint_above($node, 'app', 'rep', 'after2', "$path: a claim file deleted while its database issues ids");
+    $h->finish;
+    like($$bg_err, qr/already issuing ids in database "app"/,
+        "$path: the old holder is refused at its next reservation");
+
+    # ---- no fence: nothing takes a claim until the runbook's step ----
+    $node->safe_psql('postgres', "SELECT pg_replication_origin_drop('idseq_snowflake_fence')");
+    unlink $_ for claim_files($node);
+    ($ret, $out, $err) = $node->psql('reporting', "\\set VERBOSITY verbose\nSELECT snowflake_nextval()");
+    like($err, qr/55000: the snowflake fence of this server is missing/, "$path: without the fence no claim is taken");
+    like($err, qr/idseq_snowflake_fence_init/, "$path: the hint names the runbook's step");
+    ($ret, $out, $err) = $node->psql('reporting', "SET ROLE pg_monitor; SELECT idseq_snowflake_fence_init()");
+    like($err, qr/permission denied/, "$path: the fence is the superuser's");
+    $node->safe_psql('reporting', 'SELECT idseq_snowflake_fence_init()');
+    is($node->safe_psql('reporting', 'SELECT snowflake_nextval() > (SELECT max(id) FROM after)'),
+        't', "$path: ids again after idseq_snowflake_fence_init(), above the earlier ones");
+    $node->stop;
+}
+
+done_testing();
