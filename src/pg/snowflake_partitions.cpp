@@ -1,0 +1,47 @@
+// Partitions by date (src/sql/74_partitions.sql): the one step that PL/pgSQL cannot take,
+// running a statement as the parent table's owner.
+//
+// snowflake_create_partitions and snowflake_retire_partitions are often scheduled by a
+// superuser for other roles' tables. The statements that touch such a table (CREATE TABLE ...
+// PARTITION OF, the look into its default partition, DETACH PARTITION, DROP TABLE) run as
+// the table's owner in a security-restricted operation, as PostgreSQL's own maintenance
+// does: the new partitions belong to the owner, so ANALYZE, VACUUM and REINDEX later run
+// their index expressions as the owner too, and any code of the owner's that runs now (index
+// expressions folded while the partition's indexes are made, a row-level security policy of
+// the default partition) has only the owner's rights and cannot switch back to the caller's
+// with SET ROLE or RESET ROLE, which SET ROLE alone would allow.
+#include "internal_sql.h"
+
+extern "C" {
+#include "access/htup_details.h"
+#include "catalog/pg_class.h"
+#include "utils/acl.h"
+#include "utils/syscache.h"
+
+PG_FUNCTION_INFO_V1(idseq_sf_partition_as_owner);
+}
+
+// idseq_sf_partition_as_owner(parent regclass, command text) RETURNS bigint: runs command as
+// parent's owner and returns the number of rows it processed. Only lowers rights: the caller
+// must have the owner's privileges (be it, a member of it, or a superuser), as for ALTER
+// TABLE on parent.
+extern "C" Datum idseq_sf_partition_as_owner(PG_FUNCTION_ARGS)
+{
+    Oid relid = PG_GETARG_OID(0);
+    char* command = text_to_cstring(PG_GETARG_TEXT_PP(1));
+    HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+    if (!HeapTupleIsValid(tuple))
+        ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("relation with OID %u does not exist", relid)));
+    Form_pg_class form = (Form_pg_class) GETSTRUCT(tuple);
+    Oid owner = form->relowner;
+    char* relname = pstrdup(NameStr(form->relname));
+    ReleaseSysCache(tuple);
+    if (!has_privs_of_role(GetUserId(), owner))
+        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("must be owner of table %s", relname)));
+    idseq::pg::InternalSqlSaved saved;
+    idseq::pg::internal_sql_connect_as(owner, saved);
+    uint64 processed =
+        idseq::pg::internal_sql_run(command, 0, nullptr, nullptr, nullptr, false, idseq::pg::internal_sql_any_ok);
+    idseq::pg::internal_sql_finish_as(saved);
+    PG_RETURN_INT64((int64) processed);
+}
