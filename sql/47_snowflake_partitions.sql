@@ -162,6 +162,16 @@ SELECT * FROM snowflake_retire_partitions('regress_part.t', '2024-01-02 00:00+00
 SELECT relname FROM pg_class WHERE relnamespace IN ('regress_part'::regnamespace, 'regress_part_member'::regnamespace)
    AND relkind = 'r' ORDER BY 1;
 
+-- a temporary parent (this session's alone): its partitions are temporary and the owner's too
+SET ROLE regress_idseq_part_owner;
+CREATE TEMP TABLE regress_part_temp (id bigint NOT NULL) PARTITION BY RANGE (id);
+RESET ROLE;
+SELECT count(*) AS made FROM snowflake_create_partitions('regress_part_temp', '2024-01-01 00:00+00', '2024-01-03 00:00+00');
+SELECT c.relname, c.relpersistence, c.relowner::regrole AS owner FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+ WHERE i.inhparent = 'regress_part_temp'::regclass ORDER BY 1;
+SELECT count(*) AS retired FROM snowflake_retire_partitions('regress_part_temp', '2100-01-01 00:00+00', true);
+DROP TABLE regress_part_temp;
+
 -- Names taken in the schema: a table another role made under a future partition's name, a
 -- type, and two parents whose names are cut to the same 63 bytes. Each partition is created
 -- all the same, under the first free name with _1, _2, ... appended, with a warning; the

@@ -59,7 +59,7 @@ INSERT INTO label_exceptions VALUES
     ('snowflake_retire_partitions', 'v', 'u', false, 'DDL: detaches or drops partitions'),
     ('idseq_sf_partition_parent', 'v', 'u', false, 'locks the parent of snowflake_create_partitions'),
     ('idseq_sf_partition_list', 'v', 'u', false, 'reads the catalogs as they are now (after the lock)'),
-    ('idseq_sf_partition_as_owner', 'v', 'u', true, 'runs DDL and queries on the caller''s table');
+    ('idseq_sf_partition_as_owner', 'v', 'u', true, 'runs a statement (partition DDL) as the owner of a table');
 CREATE TEMP VIEW label_rules AS
 SELECT f.proname, f.args, f.prokind, f.provolatile, f.proparallel, f.proisstrict,
        coalesce(x.vol, CASE WHEN f.result IN ('trigger', 'event_trigger') THEN 'v' ELSE 'i' END::"char") AS want_vol,

@@ -28,7 +28,7 @@ void internal_sql_finish()
     SPI_finish();
 }
 
-void internal_sql_connect_as(Oid role, InternalSqlSaved& saved)
+void internal_sql_connect_as(Oid role, bool restricted, InternalSqlSaved& saved)
 {
     if (SPI_connect() != SPI_OK_CONNECT)
         elog(ERROR, "SPI_connect failed");
@@ -36,7 +36,8 @@ void internal_sql_connect_as(Oid role, InternalSqlSaved& saved)
     // changes are all thrown away at the end. An error in between is cleaned up by the
     // (sub)transaction abort, which restores the user, the security context and the settings.
     GetUserIdAndSecContext(&saved.user, &saved.sec_context);
-    SetUserIdAndSecContext(role, saved.sec_context | SECURITY_RESTRICTED_OPERATION);
+    SetUserIdAndSecContext(role, saved.sec_context | (restricted ? SECURITY_RESTRICTED_OPERATION
+                                                                   : SECURITY_LOCAL_USERID_CHANGE));
     saved.nest_level = NewGUCNestLevel();
     (void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true,
                              0, false);

@@ -33,13 +33,14 @@ void internal_sql_finish();
 // prepared statements that would outlive the operation; every setting changed in between
 // (search_path included) is discarded by internal_sql_finish_as. The caller checks that
 // its own user has the privileges of `role` (has_privs_of_role), so that this only lowers
-// rights.
+// rights. With restricted = false the switch is only that of a SECURITY DEFINER function
+// (SET ROLE and RESET ROLE are refused all the same, temporary objects may be made).
 struct InternalSqlSaved {
     Oid user;
     int sec_context;
     int nest_level;
 };
-void internal_sql_connect_as(Oid role, InternalSqlSaved& saved);
+void internal_sql_connect_as(Oid role, bool restricted, InternalSqlSaved& saved);
 void internal_sql_finish_as(const InternalSqlSaved& saved);
 
 // Any successful SPI result code, for internal_sql_run's expected.

@@ -24,7 +24,8 @@ PG_FUNCTION_INFO_V1(idseq_sf_partition_as_owner);
 // idseq_sf_partition_as_owner(parent regclass, command text) RETURNS bigint: runs command as
 // parent's owner and returns the number of rows it processed. Only lowers rights: the caller
 // must have the owner's privileges (be it, a member of it, or a superuser), as for ALTER
-// TABLE on parent.
+// TABLE on parent, and be allowed to SET ROLE to it, since the command acts as the owner
+// (from PostgreSQL 16 on, a member may inherit a role's privileges without that right).
 extern "C" Datum idseq_sf_partition_as_owner(PG_FUNCTION_ARGS)
 {
     Oid relid = PG_GETARG_OID(0);
@@ -34,12 +35,21 @@ extern "C" Datum idseq_sf_partition_as_owner(PG_FUNCTION_ARGS)
         ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("relation with OID %u does not exist", relid)));
     Form_pg_class form = (Form_pg_class) GETSTRUCT(tuple);
     Oid owner = form->relowner;
+    // A temporary parent's partitions are temporary too, which a security-restricted
+    // operation may not create. Such a table is this session's alone (autovacuum never
+    // processes it), and its statements switch users as a SECURITY DEFINER function does:
+    // the owner's code cannot SET ROLE or RESET ROLE either; index builds restrict
+    // themselves.
+    bool restricted = form->relpersistence != RELPERSISTENCE_TEMP;
     char* relname = pstrdup(NameStr(form->relname));
     ReleaseSysCache(tuple);
-    if (!has_privs_of_role(GetUserId(), owner))
-        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("must be owner of table %s", relname)));
+    if (!has_privs_of_role(GetUserId(), owner) || !IDSEQ_CAN_SET_ROLE(GetUserId(), owner))
+        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("must be owner of table %s", relname),
+                        errdetail("Statements on it run as its owner, role \"%s\": the current user must have that "
+                                  "role's privileges and be allowed to SET ROLE to it.",
+                                  GetUserNameFromId(owner, false))));
     idseq::pg::InternalSqlSaved saved;
-    idseq::pg::internal_sql_connect_as(owner, saved);
+    idseq::pg::internal_sql_connect_as(owner, restricted, saved);
     uint64 processed =
         idseq::pg::internal_sql_run(command, 0, nullptr, nullptr, nullptr, false, idseq::pg::internal_sql_any_ok);
     idseq::pg::internal_sql_finish_as(saved);

@@ -13,7 +13,9 @@
 -- ANALYZE, VACUUM and REINDEX run a table's index expressions as its owner), the owner needs
 -- CREATE on the schema as for hand-written DDL, and code of the owner's that runs meanwhile
 -- (index expressions folded while a partition's indexes are made, policies of the default
--- partition) has the owner's rights only and cannot RESET ROLE back to the caller's.
+-- partition) has the owner's rights only and cannot RESET ROLE back to the caller's (for a
+-- temporary parent, whose partitions a restricted operation may not create, the switch is
+-- that of a SECURITY DEFINER function: src/pg/snowflake_partitions.cpp).
 -- The search_path is pinned to pg_catalog, pg_temp and every object is named with its schema,
 -- so a hostile search_path captures nothing; identifiers reach dynamic SQL through format('%I').
 --
