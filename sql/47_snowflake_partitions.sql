@@ -98,6 +98,122 @@ SELECT * FROM snowflake_retire_partitions('"Sales Data"."Ev ents"', '2024-03-05 
 -- a time after the layout's end retires every partition with a finite upper bound
 SELECT * FROM snowflake_retire_partitions('edges', '2100-01-01', true, 'instagram');
 
+-- Rights. The partitions belong to the parent's owner, whoever calls (a superuser, a member
+-- of the owner's role), and every statement on the table runs as the owner in a
+-- security-restricted operation: the owner's code that runs meanwhile (here an index
+-- expression that PostgreSQL folds while it makes a new partition's index) runs as the
+-- owner, and cannot RESET ROLE to the caller's.
+CREATE ROLE regress_idseq_part_owner;
+CREATE ROLE regress_idseq_part_member IN ROLE regress_idseq_part_owner;
+CREATE ROLE regress_idseq_part_squatter;
+CREATE SCHEMA regress_part AUTHORIZATION regress_idseq_part_owner;
+GRANT USAGE, CREATE ON SCHEMA regress_part TO regress_idseq_part_squatter;
+SET ROLE regress_idseq_part_owner;
+CREATE FUNCTION regress_part.try_reset() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    RESET ROLE;
+    RAISE NOTICE 'k(): RESET ROLE worked';
+EXCEPTION WHEN OTHERS THEN
+    RAISE NOTICE 'k(): % %', SQLSTATE, SQLERRM;
+END $$;
+CREATE FUNCTION regress_part.k() RETURNS bigint LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+    PERFORM regress_part.try_reset();
+    RAISE NOTICE 'k() runs as the owner: %', current_user = 'regress_idseq_part_owner';
+    RETURN 0;
+END $$;
+CREATE TABLE regress_part.t (id bigint NOT NULL) PARTITION BY RANGE (id);
+CREATE INDEX t_k ON regress_part.t ((id + regress_part.k()));
+RESET ROLE;
+SELECT * FROM snowflake_create_partitions('regress_part.t', '2024-01-01 00:00+00', '2024-01-02 00:00+00');
+SET ROLE regress_idseq_part_member;
+SELECT * FROM snowflake_create_partitions('regress_part.t', '2024-01-02 00:00+00', '2024-01-03 00:00+00');
+RESET ROLE;
+SELECT c.relname, c.relkind, c.relowner::regrole AS owner FROM pg_class c
+ WHERE c.relnamespace = 'regress_part'::regnamespace ORDER BY 1;
+-- the statements run through idseq_sf_partition_as_owner: as the owner, restricted, and the
+-- settings they change are discarded; a role without the owner's privileges may not use it
+SELECT idseq_sf_partition_as_owner('regress_part.t', $$SELECT WHERE current_user = 'regress_idseq_part_owner'$$) AS as_owner;
+SELECT idseq_sf_partition_as_owner('regress_part.t', $$SELECT set_config('work_mem', '1234kB', false)$$) AS rows,
+       current_setting('work_mem') = '1234kB' AS setting_kept;
+SELECT * FROM expect_error($$SELECT idseq_sf_partition_as_owner('regress_part.t', 'CREATE TEMP TABLE regress_tmp (a int)')$$);
+SET ROLE regress_idseq_part_squatter;
+SELECT * FROM expect_error($$SELECT idseq_sf_partition_as_owner('regress_part.t', 'DROP TABLE regress_part.t')$$);
+SELECT * FROM expect_error($$SELECT snowflake_create_partitions('regress_part.t', '2024-01-03 00:00+00', '2024-01-04 00:00+00')$$);
+RESET ROLE;
+-- an owner without CREATE on the schema gets no partition, even from a superuser
+CREATE SCHEMA regress_part_closed;
+GRANT USAGE ON SCHEMA regress_part_closed TO regress_idseq_part_owner;
+CREATE TABLE regress_part_closed.t (id bigint NOT NULL) PARTITION BY RANGE (id);
+ALTER TABLE regress_part_closed.t OWNER TO regress_idseq_part_owner;
+SELECT * FROM expect_error($$SELECT snowflake_create_partitions('regress_part_closed.t', '2024-01-01 00:00+00', '2024-01-02 00:00+00')$$);
+SELECT count(*) AS partitions_made FROM pg_inherits WHERE inhparent = 'regress_part_closed.t'::regclass;
+-- retiring drops only what the owner could drop: a partition that a member of the owner's
+-- role made by hand in a schema of its own is detached, then refused with the rest (one
+-- transaction), until the owner owns it
+CREATE SCHEMA regress_part_member AUTHORIZATION regress_idseq_part_member;
+GRANT USAGE ON SCHEMA regress_part_member TO regress_idseq_part_owner;
+SET ROLE regress_idseq_part_member;
+CREATE TABLE regress_part_member.by_hand PARTITION OF regress_part.t FOR VALUES FROM (0) TO (1);
+RESET ROLE;
+SELECT * FROM expect_error($$SELECT snowflake_retire_partitions('regress_part.t', '2024-01-02 00:00+00', true)$$);
+ALTER TABLE regress_part_member.by_hand OWNER TO regress_idseq_part_owner;
+SELECT * FROM snowflake_retire_partitions('regress_part.t', '2024-01-02 00:00+00', true);
+SELECT relname FROM pg_class WHERE relnamespace IN ('regress_part'::regnamespace, 'regress_part_member'::regnamespace)
+   AND relkind = 'r' ORDER BY 1;
+
+-- a temporary parent (this session's alone): its partitions are temporary and the owner's too
+SET ROLE regress_idseq_part_owner;
+CREATE TEMP TABLE regress_part_temp (id bigint NOT NULL) PARTITION BY RANGE (id);
+RESET ROLE;
+SELECT count(*) AS made FROM snowflake_create_partitions('regress_part_temp', '2024-01-01 00:00+00', '2024-01-03 00:00+00');
+SELECT c.relname, c.relpersistence, c.relowner::regrole AS owner FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+ WHERE i.inhparent = 'regress_part_temp'::regclass ORDER BY 1;
+SELECT count(*) AS retired FROM snowflake_retire_partitions('regress_part_temp', '2100-01-01 00:00+00', true);
+DROP TABLE regress_part_temp;
+
+-- Names taken in the schema: a table another role made under a future partition's name, a
+-- type, and two parents whose names are cut to the same 63 bytes. Each partition is created
+-- all the same, under the first free name with _1, _2, ... appended, with a warning; the
+-- holders of the names are left alone, and a second call recognises the partitions by their
+-- bounds.
+\set SHOW_CONTEXT never
+SET ROLE regress_idseq_part_owner;
+CREATE TABLE regress_part.sq (id bigint NOT NULL) PARTITION BY RANGE (id);
+RESET ROLE;
+SET ROLE regress_idseq_part_squatter;
+CREATE TABLE regress_part.sq_p20240102 (squat text);
+CREATE TABLE regress_part.sq_p20240102_1 (squat text);
+CREATE TYPE regress_part.sq_p20240103 AS ENUM ('squat');
+RESET ROLE;
+SELECT * FROM snowflake_create_partitions('regress_part.sq', '2024-01-01 00:00+00', '2024-01-04 00:00+00');
+SELECT * FROM snowflake_create_partitions('regress_part.sq', '2024-01-01 00:00+00', '2024-01-04 00:00+00');
+SELECT c.relname, c.relowner::regrole AS owner, i.inhparent::regclass AS partition_of,
+       pg_get_expr(c.relpartbound, c.oid) = format('FOR VALUES FROM (''%s'') TO (''%s'')',
+           snowflake_min_id(d), snowflake_min_id(d + interval '1 day')) AS bound_is_its_day
+  FROM pg_class c LEFT JOIN pg_inherits i ON i.inhrelid = c.oid,
+       LATERAL (SELECT substr(c.relname, 5, 8)::timestamp AT TIME ZONE 'UTC' AS d) x
+ WHERE c.relnamespace = 'regress_part'::regnamespace AND c.relname LIKE 'sq\_p%' AND c.relkind = 'r'
+ ORDER BY 1;
+SELECT typname, typowner::regrole AS owner FROM pg_type WHERE typnamespace = 'regress_part'::regnamespace AND typtype = 'e';
+SELECT repeat('n', 55) || '_one' AS long_one, repeat('n', 55) || '_two' AS long_two \gset
+SET ROLE regress_idseq_part_owner;
+CREATE TABLE regress_part.:"long_one" (id bigint NOT NULL) PARTITION BY RANGE (id);
+CREATE TABLE regress_part.:"long_two" (id bigint NOT NULL) PARTITION BY RANGE (id);
+RESET ROLE;
+SELECT * FROM snowflake_create_partitions(format('regress_part.%I', :'long_one'), '2024-01-01 00:00+00', '2024-01-03 00:00+00');
+SELECT * FROM snowflake_create_partitions(format('regress_part.%I', :'long_two'), '2024-01-01 00:00+00', '2024-01-03 00:00+00');
+SELECT * FROM snowflake_create_partitions(format('regress_part.%I', :'long_two'), '2024-01-01 00:00+00', '2024-01-03 00:00+00');
+SELECT right(i.inhparent::regclass::text, 4) AS parent, c.relname, octet_length(c.relname) AS bytes
+  FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+ WHERE i.inhparent IN (format('regress_part.%I', :'long_one')::regclass, format('regress_part.%I', :'long_two')::regclass)
+ ORDER BY 1, 2;
+\unset SHOW_CONTEXT
+SET client_min_messages = warning;
+DROP SCHEMA regress_part, regress_part_closed, regress_part_member CASCADE;
+RESET client_min_messages;
+DROP ROLE regress_idseq_part_owner, regress_idseq_part_member, regress_idseq_part_squatter;
+
 -- Errors.
 CREATE TABLE plain (id bigint);
 CREATE TABLE by_list (id bigint) PARTITION BY LIST (id);

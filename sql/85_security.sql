@@ -350,7 +350,7 @@ SELECT 'ABC'::lexid(upper) + 1 AS lexid, code_format(5, 3) AS code, idseq_encode
 
 -- Registering charsets is for the extension's owner, or whom it grants INSERT on the
 -- charset registry; registering layouts is for the owner (below). The functions run with the
--- caller's privileges (none is SECURITY DEFINER), so the registries' privileges are the
+-- caller's privileges (none of them is SECURITY DEFINER), so the registries' privileges are the
 -- check.
 SELECT * FROM expect_error($$SELECT idseq_create_charset('regress_user_cs', 'XY')$$);
 SELECT * FROM expect_error($$CREATE TABLE regress_sec_open.t (c lexid(regress_user_cs, 'XY'))$$);
@@ -420,16 +420,30 @@ SELECT * FROM expect_error(format('ALTER DATABASE %I SET idseq.node_id = 5', :'d
 -- (A superuser's ALTER SYSTEM is tested in t/040_node_id.pl: it would change this server.)
 SELECT current_setting('idseq.node_id') = :'node_id_before' AS node_id_unchanged;
 
--- EXECUTE is the default (PUBLIC) and no function is SECURITY DEFINER, so the privilege
--- checks are those of the objects the functions touch, except one trigger function that no
--- role may execute (src/sql/90_privileges.sql): the layout registry's adoption of a new
--- layout's sequences. (LEAKPROOF is reviewed in 90_labels.)
+-- EXECUTE is the default (PUBLIC), so the privilege checks are those of the objects the
+-- functions touch, except in the SECURITY DEFINER functions below, which no role may execute
+-- itself. (LEAKPROOF is reviewed in 90_labels.)
 SELECT string_agg(p.proname, ', ' ORDER BY p.proname) FILTER (WHERE p.prosecdef) AS security_definer,
        string_agg(p.proname, ', ' ORDER BY p.proname) FILTER (WHERE p.proleakproof) AS leakproof,
        string_agg(p.proname, ', ' ORDER BY p.proname)
            FILTER (WHERE NOT has_function_privilege('public', p.oid, 'EXECUTE')) AS public_cannot_execute
   FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq';
+-- Every SECURITY DEFINER function of the extension: the inventory of docs/guarantees.md
+-- (Privileges), so that one added or removed shows here. Each pins its search_path, no role
+-- may call it (no EXECUTE for PUBLIC), and only the trigger or event trigger named reaches it.
+SELECT p.oid::regprocedure AS function, pg_get_function_result(p.oid) AS returns,
+       pg_get_userbyid(p.proowner) = pg_get_userbyid(e.extowner) AS owned_by_extension_owner,
+       p.proconfig, has_function_privilege('public', p.oid, 'EXECUTE') AS public_may_execute,
+       (SELECT string_agg(x, ', ' ORDER BY x) FROM (
+            SELECT format('trigger %s on %s', t.tgname, t.tgrelid::regclass) FROM pg_trigger t WHERE t.tgfoid = p.oid
+            UNION ALL
+            SELECT format('event trigger %s on %s', v.evtname, v.evtevent) FROM pg_event_trigger v WHERE v.evtfoid = p.oid) r(x))
+           AS reached_by
+  FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
+  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'idseq'
+ WHERE p.prosecdef
+ ORDER BY 1;
 -- what PUBLIC and the database's owner may do with the extension's tables, sequences and views
 SELECT c.relname, c.relkind,
        (SELECT string_agg(a.privilege_type, ', ' ORDER BY a.privilege_type)

@@ -60,7 +60,8 @@ INSERT INTO label_exceptions VALUES
     ('snowflake_create_partitions', 'v', 'u', false, 'DDL: creates partitions'),
     ('snowflake_retire_partitions', 'v', 'u', false, 'DDL: detaches or drops partitions'),
     ('idseq_sf_partition_parent', 'v', 'u', false, 'locks the parent of snowflake_create_partitions'),
-    ('idseq_sf_partition_list', 'v', 'u', false, 'reads the catalogs as they are now (after the lock)');
+    ('idseq_sf_partition_list', 'v', 'u', false, 'reads the catalogs as they are now (after the lock)'),
+    ('idseq_sf_partition_as_owner', 'v', 'u', true, 'runs a statement (partition DDL) as the owner of a table');
 CREATE TEMP VIEW label_rules AS
 SELECT f.proname, f.args, f.prokind, f.provolatile, f.proparallel, f.proisstrict,
        coalesce(x.vol, CASE WHEN f.result IN ('trigger', 'event_trigger') THEN 'v' ELSE 'i' END::"char") AS want_vol,
@@ -101,9 +102,10 @@ SELECT a.aggfnoid::regprocedure AS aggregate
 -- when a stored digit is not a digit of its charset (XX001, a damaged value).
 SELECT proname, args FROM ext_functions WHERE proleakproof ORDER BY proname;
 
--- No function runs with its owner's rights, and only the PL/pgSQL ones pin a search_path.
--- The SQL ones (lexid LIKE text) must not, so that the planner inlines them: they name
--- every object with its schema.
+-- Which functions run with their owner's rights (the two SECURITY DEFINER trigger functions,
+-- listed with what reaches them in 85_security) and which pin a search_path (the PL/pgSQL
+-- ones, and snowflake_create_layout). The SQL ones (lexid LIKE text, the partition bound)
+-- must not, so that the planner inlines them: they name every object with its schema.
 SELECT proname, prosecdef, lanname, proconfig FROM ext_functions
  WHERE prosecdef OR proconfig IS NOT NULL OR lanname NOT IN ('c', 'internal')
  ORDER BY proname;

@@ -63,3 +63,12 @@
 #else
 #define IDSEQ_MY_LXID() (MyProc->lxid)
 #endif
+
+// Whether member may SET ROLE to role, and so act as it (a superuser may): 16 added the SET
+// option of role grants (member_can_set_role); up to 15 every member may. The caller includes
+// utils/acl.h.
+#if PG_VERSION_NUM >= 160000
+#define IDSEQ_CAN_SET_ROLE(member, role) member_can_set_role((member), (role))
+#else
+#define IDSEQ_CAN_SET_ROLE(member, role) is_member_of_role((member), (role))
+#endif

@@ -28,11 +28,33 @@ void internal_sql_finish()
     SPI_finish();
 }
 
+void internal_sql_connect_as(Oid role, bool restricted, InternalSqlSaved& saved)
+{
+    if (SPI_connect() != SPI_OK_CONNECT)
+        elog(ERROR, "SPI_connect failed");
+    // As DefineIndex and ExecRefreshMatView do: the user first, then a GUC nest level whose
+    // changes are all thrown away at the end. An error in between is cleaned up by the
+    // (sub)transaction abort, which restores the user, the security context and the settings.
+    GetUserIdAndSecContext(&saved.user, &saved.sec_context);
+    SetUserIdAndSecContext(role, saved.sec_context | (restricted ? SECURITY_RESTRICTED_OPERATION
+                                                                   : SECURITY_LOCAL_USERID_CHANGE));
+    saved.nest_level = NewGUCNestLevel();
+    (void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true,
+                             0, false);
+}
+
+void internal_sql_finish_as(const InternalSqlSaved& saved)
+{
+    AtEOXact_GUC(false, saved.nest_level);
+    SetUserIdAndSecContext(saved.user, saved.sec_context);
+    SPI_finish();
+}
+
 uint64 internal_sql_run(const char* sql, int nargs, Oid* types, Datum* values, const char* nulls, bool read_only,
                         int expected)
 {
     int rc = SPI_execute_with_args(sql, nargs, types, values, nulls, read_only, 0);
-    if (rc != expected)
+    if (expected == internal_sql_any_ok ? rc < 0 : rc != expected)
         elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
     return SPI_processed;
 }

@@ -24,6 +24,27 @@ namespace idseq::pg {
 void internal_sql_connect();
 // Restores the caller's search_path, then SPI_finish.
 void internal_sql_finish();
+
+// The same for SQL that runs as another role, the way PostgreSQL runs maintenance as a
+// table's owner (ANALYZE, VACUUM, CREATE INDEX, REFRESH MATERIALIZED VIEW): the current user
+// becomes `role` in a security-restricted operation, so code the role controls (an index
+// expression, a default, a policy) runs with that role's rights and cannot SET ROLE, RESET
+// ROLE or SET SESSION AUTHORIZATION back to the caller's, nor create temporary objects or
+// prepared statements that would outlive the operation; every setting changed in between
+// (search_path included) is discarded by internal_sql_finish_as. The caller checks that
+// its own user has the privileges of `role` (has_privs_of_role), so that this only lowers
+// rights. With restricted = false the switch is only that of a SECURITY DEFINER function
+// (SET ROLE and RESET ROLE are refused all the same, temporary objects may be made).
+struct InternalSqlSaved {
+    Oid user;
+    int sec_context;
+    int nest_level;
+};
+void internal_sql_connect_as(Oid role, bool restricted, InternalSqlSaved& saved);
+void internal_sql_finish_as(const InternalSqlSaved& saved);
+
+// Any successful SPI result code, for internal_sql_run's expected.
+constexpr int internal_sql_any_ok = 0;
 // SPI_execute_with_args (nulls may be null), checked against the expected SPI result code.
 uint64 internal_sql_run(const char* sql, int nargs, Oid* types, Datum* values, const char* nulls, bool read_only,
                         int expected);

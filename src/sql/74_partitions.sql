@@ -3,11 +3,21 @@
 -- table partitioned BY RANGE on one bigint column of snowflake ids, by date: the bounds are
 -- snowflake_min_id() of the steps' starts, the names are the dates.
 --
--- PL/pgSQL, SECURITY INVOKER: every statement runs with the caller's rights, so PostgreSQL's
--- own checks (owner of the parent, CREATE on its schema) apply as for hand-written DDL; the
--- functions also refuse early a caller who does not own the parent. The search_path is pinned
--- to pg_catalog, pg_temp and every object is named with its schema, so a hostile search_path
--- captures nothing; identifiers reach dynamic SQL through format('%I').
+-- Rights: the functions are SECURITY INVOKER and refuse a caller who does not have the
+-- privileges of the parent's owner (its owner, a member of its role, a superuser). They read
+-- the catalogs and lock the parent as the caller; every statement that touches the table or
+-- its partitions (CREATE TABLE ... PARTITION OF, the look into the default partition, DETACH,
+-- DROP) runs through idseq_sf_partition_as_owner(): as the parent's owner, in a
+-- security-restricted operation, as PostgreSQL runs VACUUM, ANALYZE and CREATE INDEX. So the
+-- new partitions belong to the parent's owner (never to a superuser who scheduled the call:
+-- ANALYZE, VACUUM and REINDEX run a table's index expressions as its owner), the owner needs
+-- CREATE on the schema as for hand-written DDL, and code of the owner's that runs meanwhile
+-- (index expressions folded while a partition's indexes are made, policies of the default
+-- partition) has the owner's rights only and cannot RESET ROLE back to the caller's (for a
+-- temporary parent, whose partitions a restricted operation may not create, the switch is
+-- that of a SECURITY DEFINER function: src/pg/snowflake_partitions.cpp).
+-- The search_path is pinned to pg_catalog, pg_temp and every object is named with its schema,
+-- so a hostile search_path captures nothing; identifiers reach dynamic SQL through format('%I').
 --
 -- Time: the step grid and the names are in UTC, whatever the session's TimeZone: a day is a
 -- UTC day, the same partitions whoever creates them. Fixed steps (no months) are aligned on
@@ -15,12 +25,18 @@
 -- '1 hour' on the hour, '7 days' on Mondays); month steps on multiples of the step from
 -- January 2000 ('3 months' gives quarters).
 
+-- Runs a statement (one, built with format('%I')) as parent's owner in a security-restricted
+-- operation and returns the number of rows it processed (src/pg/snowflake_partitions.cpp);
+-- the caller must have the owner's privileges, so that it only ever lowers rights.
+CREATE FUNCTION @extschema@.idseq_sf_partition_as_owner(parent regclass, command text) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'idseq_sf_partition_as_owner' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
 -- The parent's partition key and the layout's time range, after checking both; takes a
 -- SHARE UPDATE EXCLUSIVE lock on the parent (self-conflicting, so that two sessions managing
 -- the same parent run one after the other; reads and writes of the table go on).
 CREATE FUNCTION @extschema@.idseq_sf_partition_parent(parent regclass, layout text,
         OUT nsp name, OUT relname name, OUT key name, OUT epoch timestamptz,
-        OUT last_time timestamptz, OUT unit_us bigint)
+        OUT last_time timestamptz, OUT unit_us bigint, OUT nsp_oid oid, OUT owner oid)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     c record;
@@ -29,7 +45,7 @@ BEGIN
     IF parent IS NULL OR layout IS NULL THEN
         RAISE EXCEPTION 'parent table and layout must not be null' USING ERRCODE = 'null_value_not_allowed';
     END IF;
-    SELECT n.nspname, k.relname, k.relkind, k.relowner, p.partstrat, p.partnatts, p.partattrs[0] AS attnum,
+    SELECT n.nspname, k.relnamespace, k.relname, k.relkind, k.relowner, p.partstrat, p.partnatts, p.partattrs[0] AS attnum,
            a.attname, a.atttypid
       INTO c
       FROM pg_catalog.pg_class k
@@ -63,7 +79,7 @@ BEGIN
                   DETAIL = 'Its ids do not order by time, so a time range is not an id range.';
     END IF;
     EXECUTE pg_catalog.format('LOCK TABLE %I.%I IN SHARE UPDATE EXCLUSIVE MODE', c.nspname, c.relname);
-    nsp := c.nspname; relname := c.relname; key := c.attname;
+    nsp := c.nspname; relname := c.relname; key := c.attname; nsp_oid := c.relnamespace; owner := c.relowner;
     epoch := l.epoch; last_time := l.last_time; unit_us := l.unit_us;
 END $$;
 
@@ -109,6 +125,19 @@ CREATE FUNCTION @extschema@.idseq_sf_partition_bound(ts timestamptz, layout text
     RETURN CASE WHEN ts OPERATOR(pg_catalog.>) last_time THEN NULL
                 ELSE @extschema@.snowflake_min_id(GREATEST(ts, epoch), layout) END;
 
+-- A partition's name: the parent's name, cut (between characters) so that it and the suffix
+-- fit in max_identifier_length bytes (fixed when PostgreSQL is built), then the suffix.
+CREATE FUNCTION @extschema@.idseq_sf_partition_name(parent_name text, suffix text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    base text := parent_name;
+BEGIN
+    WHILE pg_catalog.octet_length(base || suffix) > pg_catalog.current_setting('max_identifier_length')::integer LOOP
+        base := pg_catalog.left(base, -1);
+    END LOOP;
+    RETURN base || suffix;
+END $$;
+
 CREATE FUNCTION @extschema@.snowflake_create_partitions(parent regclass, from_ts timestamptz, to_ts timestamptz,
         step interval DEFAULT '1 day', layout text DEFAULT 'snowflake')
 RETURNS SETOF regclass
@@ -125,8 +154,11 @@ DECLARE
     lo_id bigint;
     hi_id bigint;
     suffix text;
-    base text;
-    maxlen integer := pg_catalog.current_setting('max_identifier_length')::integer;
+    part_name text;   -- the partition's name: the parent's (cut to fit) and the suffix
+    taken record;     -- what already holds a name
+    conflict record;
+    attempt integer;
+    may_create boolean;
     found_rows boolean;
     new_part regclass;
     -- the parent's partitions, read once under the lock (only this call adds to them)
@@ -208,17 +240,13 @@ BEGIN
         lo_id := @extschema@.idseq_sf_partition_bound(s AT TIME ZONE 'UTC', layout, p.epoch, p.last_time);
         hi_id := @extschema@.idseq_sf_partition_bound(e AT TIME ZONE 'UTC', layout, p.epoch, p.last_time);
         suffix := '_p' || pg_catalog.to_char(s, 'YYYYMMDD') || CASE WHEN with_time THEN pg_catalog.to_char(s, '_HH24MI') ELSE '' END;
-        -- the parent's name, cut (between characters) so that the partition's fits NAMEDATALEN
-        base := p.relname;
-        WHILE pg_catalog.octet_length(base || suffix) > maxlen LOOP
-            base := pg_catalog.left(base, -1);
-        END LOOP;
+        part_name := @extschema@.idseq_sf_partition_name(p.relname, suffix);
         SELECT * INTO x FROM ROWS FROM (pg_catalog.unnest(parts), pg_catalog.unnest(los), pg_catalog.unnest(his)) AS l(part, lo, hi)
          WHERE (l.hi IS NULL OR l.hi > lo_id) AND (l.lo IS NULL OR hi_id IS NULL OR l.lo < hi_id)
          ORDER BY l.lo NULLS FIRST LIMIT 1;
         IF FOUND THEN
             IF x.lo IS DISTINCT FROM lo_id OR x.hi IS DISTINCT FROM hi_id THEN
-                RAISE EXCEPTION 'partition "%" would overlap partition %', base || suffix, x.part
+                RAISE EXCEPTION 'partition "%" would overlap partition %', part_name, x.part
                     USING ERRCODE = 'check_violation',
                           DETAIL = pg_catalog.format('Ids from %s to %s overlap %s, which holds ids from %s to %s.',
                                                      lo_id, coalesce(hi_id::text, 'MAXVALUE'), x.part,
@@ -227,22 +255,66 @@ BEGIN
             s := e;
             CONTINUE;  -- already there (idempotent)
         END IF;
+        -- the owner must be able to create it (checked once, when a partition is missing)
+        IF may_create IS NULL THEN
+            may_create := pg_catalog.has_schema_privilege(p.owner, p.nsp_oid, 'CREATE');
+            IF NOT may_create THEN
+                RAISE EXCEPTION 'role "%" cannot create the partitions of table % in schema "%"',
+                                pg_catalog.pg_get_userbyid(p.owner), parent, p.nsp
+                    USING ERRCODE = 'insufficient_privilege',
+                          DETAIL = pg_catalog.format('New partitions are created by the table''s owner, "%s", who has no CREATE privilege on schema "%s".',
+                                                     pg_catalog.pg_get_userbyid(p.owner), p.nsp),
+                          HINT = pg_catalog.format('Grant the role CREATE on the schema (GRANT CREATE ON SCHEMA %I TO %I).',
+                                                   p.nsp, pg_catalog.pg_get_userbyid(p.owner));
+            END IF;
+        END IF;
         -- rows waiting in the default partition would make CREATE fail: say so, with the way out
+        -- (the look runs as the owner: a policy of the default partition is the owner's code)
         FOR x IN SELECT d.part FROM pg_catalog.unnest(defaults) AS d(part) LOOP
-            EXECUTE pg_catalog.format('SELECT EXISTS (SELECT FROM %s WHERE %I >= $1 AND ($2 IS NULL OR %I < $2))',
-                                      x.part, p.key, p.key)
-               INTO found_rows USING lo_id, hi_id;
+            found_rows := @extschema@.idseq_sf_partition_as_owner(parent,
+                              pg_catalog.format('SELECT FROM %s WHERE %I OPERATOR(pg_catalog.>=) %s::pg_catalog.int8%s LIMIT 1',
+                                                x.part, p.key, lo_id,
+                                                CASE WHEN hi_id IS NOT NULL
+                                                     THEN pg_catalog.format(' AND %I OPERATOR(pg_catalog.<) %s::pg_catalog.int8', p.key, hi_id)
+                                                     ELSE '' END)) > 0;
             IF found_rows THEN
-                RAISE EXCEPTION 'default partition % holds rows of partition "%"', x.part, base || suffix
+                RAISE EXCEPTION 'default partition % holds rows of partition "%"', x.part, part_name
                     USING ERRCODE = 'check_violation',
                           DETAIL = pg_catalog.format('Rows with %I from %s to %s are in the default partition.',
                                                      p.key, lo_id, coalesce(hi_id::text, 'MAXVALUE')),
                           HINT = 'Move them out of the default partition first (DELETE ... RETURNING into a holding table), create the partition, then insert them again.';
             END IF;
         END LOOP;
-        EXECUTE pg_catalog.format('CREATE TABLE %I.%I PARTITION OF %I.%I FOR VALUES FROM (%s) TO (%s)',
-                                  p.nsp, base || suffix, p.nsp, p.relname, lo_id, coalesce(hi_id::text, 'MAXVALUE'));
-        new_part := pg_catalog.format('%I.%I', p.nsp, base || suffix)::regclass;
+        -- A name already taken in the schema (a table someone else made, a partition of
+        -- another parent whose name was cut to the same 63 bytes, a type) does not stop the
+        -- partition: it gets the first free name with _1, _2, ... appended, and a warning says so.
+        attempt := 0;
+        LOOP
+            SELECT k.oid::regclass::text AS what, 'relation' AS kind, 'duplicate_table' AS state INTO taken
+              FROM pg_catalog.pg_class k WHERE k.relnamespace = p.nsp_oid AND k.relname = part_name
+            UNION ALL
+            SELECT t.oid::regtype::text, 'type', 'duplicate_object'
+              FROM pg_catalog.pg_type t WHERE t.typnamespace = p.nsp_oid AND t.typname = part_name
+            LIMIT 1;
+            EXIT WHEN NOT FOUND;
+            IF attempt = 0 THEN
+                conflict := taken;  -- the holder of the name the partition would have had
+            END IF;
+            attempt := attempt + 1;
+            part_name := @extschema@.idseq_sf_partition_name(p.relname, suffix || '_' || attempt);
+        END LOOP;
+        IF attempt > 0 THEN
+            RAISE WARNING '% % already exists, naming the partition "%"', conflict.kind, conflict.what, part_name
+                USING ERRCODE = conflict.state,
+                      DETAIL = pg_catalog.format('It is not the partition of table %s from %s to %s UTC, which takes another name.',
+                                                 parent, pg_catalog.to_char(s, 'YYYY-MM-DD HH24:MI'),
+                                                 pg_catalog.to_char(e, 'YYYY-MM-DD HH24:MI')),
+                      HINT = 'A partition is recognised by its bounds, whatever its name: rename either at will.';
+        END IF;
+        PERFORM @extschema@.idseq_sf_partition_as_owner(parent,
+            pg_catalog.format('CREATE TABLE %I.%I PARTITION OF %I.%I FOR VALUES FROM (%s) TO (%s)',
+                              p.nsp, part_name, p.nsp, p.relname, lo_id, coalesce(hi_id::text, 'MAXVALUE')));
+        new_part := pg_catalog.format('%I.%I', p.nsp, part_name)::regclass;
         parts := parts || new_part;
         los := los || lo_id;
         his := his || hi_id;
@@ -268,9 +340,11 @@ BEGIN
     FOR x IN SELECT * FROM @extschema@.idseq_sf_partition_list(parent) l
               WHERE NOT l.is_default AND l.hi IS NOT NULL AND (cut IS NULL OR l.hi <= cut)
               ORDER BY l.hi LOOP
-        EXECUTE pg_catalog.format('ALTER TABLE %I.%I DETACH PARTITION %I.%I', p.nsp, p.relname, x.nsp, x.relname);
+        -- as the parent's owner (see the head of this file): DROP needs the owner to own the partition too
+        PERFORM @extschema@.idseq_sf_partition_as_owner(parent,
+            pg_catalog.format('ALTER TABLE %I.%I DETACH PARTITION %I.%I', p.nsp, p.relname, x.nsp, x.relname));
         IF "drop" THEN
-            EXECUTE pg_catalog.format('DROP TABLE %I.%I', x.nsp, x.relname);
+            PERFORM @extschema@.idseq_sf_partition_as_owner(parent, pg_catalog.format('DROP TABLE %I.%I', x.nsp, x.relname));
         END IF;
         RETURN NEXT pg_catalog.format('%I.%I', x.nsp, x.relname);
     END LOOP;

@@ -161,6 +161,10 @@ COMMENT ON FUNCTION @extschema@.idseq_sf_partition_parent(regclass, text) IS
     'internal: checks a parent partitioned by range on a bigint and a time-first layout, locks the parent, returns its key and the layout''s time range';
 COMMENT ON FUNCTION @extschema@.idseq_sf_partition_list(regclass) IS
     'internal: the partitions of a parent with their bigint range bounds (NULL for MINVALUE and MAXVALUE)';
+COMMENT ON FUNCTION @extschema@.idseq_sf_partition_as_owner(regclass, text) IS
+    'internal: runs a statement as the owner of a table, in a security-restricted operation; the caller must have the owner''s privileges';
+COMMENT ON FUNCTION @extschema@.idseq_sf_partition_name(text, text) IS
+    'internal: a partition''s name, the parent''s cut to fit with the suffix';
 COMMENT ON FUNCTION @extschema@.idseq_sf_partition_bound(timestamptz, text, timestamptz, timestamptz) IS
     'internal: the partition bound of a time: the smallest id of its unit, clamped at the layout''s epoch, NULL (MAXVALUE) after its last time';
 -- borders of the registries (1.3)
