@@ -32,6 +32,8 @@ INSERT INTO shop_orders (item) VALUES ('tea'), ('cups'), ('kettle') RETURNING co
 CREATE SEQUENCE node_block_seq INCREMENT BY 1000;
 SELECT * FROM lexid_block('node_block_seq', 'A000'::lexid(base36));
 SELECT * FROM lexid_block('node_block_seq', 'A000'::lexid(base36));
+-- ... or n consecutive numbers of an ordinary sequence that nextval() shares, in one step
+SELECT nextval_block('order_code_seq', 500) AS block, nextval('order_code_seq') AS next_after_it;
 -- cycling fixed-width codes: AAA, AAB, ..., ZZZ, AAA
 SELECT create_code_sequence('match_code');
 SELECT nextval_code('match_code') FROM generate_series(1, 3);

@@ -84,7 +84,8 @@ SELECT code_format(NULL, 3) IS NULL AS format_n, code_format(1, NULL) IS NULL AS
        create_code_sequence('hostile_null_cs', 3, NULL) IS NULL AS create_cs,
        nextval_code(NULL) IS NULL AS code_seq, nextval_lexid(NULL, 'A') IS NULL AS lexid_seq,
        nextval_lexid('pg_class', NULL) IS NULL AS lexid_seed,
-       (SELECT count(*) FROM lexid_block(NULL, 'A')) AS block_rows;
+       (SELECT count(*) FROM lexid_block(NULL, 'A')) AS block_rows,
+       nextval_block(NULL, 1) IS NULL AS block_seq, nextval_block('pg_class', NULL) IS NULL AS block_size;
 SELECT idseq_encode(NULL) IS NULL AS encode, idseq_encode(1, NULL) IS NULL AS encode_cs,
        idseq_encode(1, 'hex', NULL) IS NULL AS encode_rot, idseq_encode(1, 'hex', 0, NULL) IS NULL AS encode_w,
        idseq_decode(NULL) IS NULL AS decode, idseq_decode('1', NULL) IS NULL AS decode_cs,
@@ -587,6 +588,24 @@ SELECT * FROM pg_temp.hostile('snowflake field order',
 SELECT * FROM pg_temp.hostile('min/max as written',
     $$SELECT lexid_max_as_written(v, v) FROM (VALUES ('A'::lexid(upper)), ('B'::lexid(base36))) t(v)$$,
     $$SELECT lexid_min_as_written(v, v) FROM (VALUES ('A'::lexid(upper)), ('B'::lexid(base36))) t(v)$$);
+-- ===== nextval_block (1.3) =====
+SELECT pg_temp.seq_positions() AS positions_before \gset
+SELECT * FROM pg_temp.hostile('nextval_block',
+    $$SELECT nextval_block('plain_seq', 0)$$,
+    $$SELECT nextval_block('plain_seq', -2147483648)$$,
+    $$SELECT nextval_block('no_cycle', 17577)$$,
+    $$SELECT nextval_block('by_two', 1)$$,
+    $$SELECT nextval_block('descending', 1)$$,
+    $$SELECT nextval_block('good_code', 1)$$,
+    $$SELECT nextval_block('huge_down', 1)$$,
+    $$SELECT nextval_block('not_a_seq', 1)$$,
+    $$SELECT nextval_block('not_a_seq_view', 1)$$,
+    $$SELECT nextval_block('not_a_seq_pkey', 1)$$,
+    $$SELECT nextval_block('pg_class', 1)$$,
+    $$SELECT nextval_block('no_such_seq', 1)$$,
+    $$SELECT nextval_block(0, 1)$$,
+    $$SELECT nextval_block(4294967295, 1)$$);
+SELECT pg_temp.seq_positions() = :'positions_before' AS no_sequence_advanced;
 -- ===== the catalogue =====
 -- Every case ended in an error (none slipped through), none of them XX000.
 SELECT count(*) AS cases, count(DISTINCT area) AS areas,

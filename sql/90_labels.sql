@@ -31,6 +31,7 @@ INSERT INTO label_exceptions VALUES
     -- the generators change state (sequences, registries, the snowflake high-water mark)
     ('nextval_lexid', 'v', 'u', true, 'generator: draws from a sequence'),
     ('lexid_block', 'v', 'u', true, 'generator: draws a block from a sequence'),
+    ('nextval_block', 'v', 'u', true, 'generator: moves a sequence past a block, as nextval moves it'),
     ('nextval_code', 'v', 'u', false, 'generator: draws from a sequence; a NULL charset means the sequence''s own'),
     ('create_code_sequence', 'v', 'u', true, 'generator: creates a sequence'),
     ('idseq_create_charset', 'v', 'u', false, 'registers a charset; case_insensitive may be NULL (default)'),

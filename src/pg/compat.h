@@ -72,3 +72,19 @@
 #else
 #define IDSEQ_CAN_SET_ROLE(member, role) is_member_of_role((member), (role))
 #endif
+
+// A sequence's WAL record (xl_seq_rec, commands/sequence.h) names its relation's storage
+// as a RelFileNode up to 15 and as a RelFileLocator from 16 on.
+#if PG_VERSION_NUM >= 160000
+#define IDSEQ_SEQ_REC_SET_RELATION(xlrec, rel) ((xlrec).locator = (rel)->rd_locator)
+#else
+#define IDSEQ_SEQ_REC_SET_RELATION(xlrec, rel) ((xlrec).node = (rel)->rd_node)
+#endif
+
+// make_range (utils/rangetypes.h) takes a soft-error context from 16 on; NULL raises errors
+// as up to 15.
+#if PG_VERSION_NUM >= 160000
+#define IDSEQ_MAKE_RANGE(typcache, lower, upper) make_range((typcache), (lower), (upper), false, NULL)
+#else
+#define IDSEQ_MAKE_RANGE(typcache, lower, upper) make_range((typcache), (lower), (upper), false)
+#endif

@@ -1,11 +1,14 @@
 // Generators on native sequences: seeded lexid sequences, id blocks for
 // application nodes, and cycling fixed-width codes (AAA, AAB, ..., ZZZ, AAA, ...).
 //
-// Every generator takes exactly one nextval() per call (nextval_internal with the privilege
-// check, the function behind nextval(regclass)), so it inherits
+// Every generator but nextval_block takes exactly one nextval() per call (nextval_internal
+// with the privilege check, the function behind nextval(regclass)), so it inherits
 // what a native sequence guarantees: privileges are checked, the value is WAL-logged before
 // it is handed out (a crash never hands it out again), nothing waits for the caller's
 // transaction (non-blocking, gap-allowing), and standbys and pg_dump carry the position.
+// nextval_block moves an INCREMENT BY 1 sequence on by a whole block in one step, which no
+// function of sequence.c does: it writes the sequence's page as nextval does (see
+// nextval_block and src/pg/sequence_page.h), with the same checks, lock and WAL record.
 //
 // What a call needs to know about the sequence (START, INCREMENT, MINVALUE, MAXVALUE, CYCLE)
 // comes from the pg_sequence syscache and is kept per backend in a small hash table keyed
@@ -26,6 +29,7 @@
 #include "charset.h"
 #include "fixed_code.h"
 #include "error.h"
+#include "sequence_block.h"
 
 #include <cstdint>
 #include <cstring>
@@ -33,11 +37,14 @@
 #include "boundary.h"
 #include "internal_sql.h"
 #include "registry.h"
+#include "sequence_page.h"
 
 extern "C" {
 #include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/relation.h"
 #include "access/table.h"
+#include "access/xlog.h"
 #include "catalog/dependency.h"
 #include "catalog/indexing.h"
 #include "utils/builtins.h"
@@ -54,6 +61,7 @@ extern "C" {
 #include "lib/stringinfo.h"
 #include "nodes/makefuncs.h"
 #include "storage/lmgr.h"
+#include "tcop/utility.h"
 #include "parser/scansup.h"
 #include "utils/acl.h"
 #include "utils/fmgroids.h"
@@ -61,11 +69,13 @@ extern "C" {
 #include "utils/hsearch.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/rangetypes.h"
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
 PG_FUNCTION_INFO_V1(nextval_lexid);
 PG_FUNCTION_INFO_V1(lexid_block);
+PG_FUNCTION_INFO_V1(nextval_block);
 PG_FUNCTION_INFO_V1(idseq_sequence_step_guard);
 PG_FUNCTION_INFO_V1(code_format);
 PG_FUNCTION_INFO_V1(code_parse);
@@ -517,6 +527,73 @@ void reject_code_on_worker(Oid relid, const SeqShape* s)
                      "nextval_lexid(), whose ids are distinct on every node.")));
 }
 
+// ---- nextval_block: a run of consecutive values of an INCREMENT BY 1 sequence ----
+
+// nextval_block's blocks are runs of consecutive values, which a sequence hands out only when
+// it counts by 1 (lexid_block is for the others), and they must never come round again.
+void check_block_shape(Oid relid, const SeqShape* s)
+{
+    if (s->increment != 1) {
+        check_usage(relid);
+        char* name = seq_name(relid);
+        ereport(ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("sequence \"%s\" does not count by 1", get_rel_name(relid)),
+                 errdetail("Its INCREMENT is " INT64_FORMAT ", and a block is a run of consecutive values.",
+                           s->increment),
+                 errhint("Reserve blocks of a sequence with INCREMENT BY 1, or take blocks of INCREMENT ids from this "
+                         "one with lexid_block(%s, seed).",
+                         quote_literal_cstr(name))));
+    }
+    if (s->cycle)
+        reject_cycling(relid);
+    if (unlikely(s->citus == CitusRole::worker_other))
+        reject_worker_copy(relid, s);
+}
+
+// A block of n values that does not fit below hi, the largest value a block of this sequence
+// may hold (left values are left). Nothing was taken.
+void reject_block_past_end(Oid relid, const SeqShape* s, int32 n, int64 hi, int64 left)
+{
+    StringInfoData why;
+    initStringInfo(&why);
+    if (s->last < s->max && s->last == hi)
+        appendStringInfo(&why, " On this Citus node the ids drawn from it end at value " INT64_FORMAT ".", hi);
+    else if (s->max > idseq::block::kLastBlockValue)
+        appendStringInfo(&why, " A block ends at " INT64_FORMAT " at the latest: an int8range ends one past its last "
+                               "value, and nothing lies past the largest bigint.",
+                         hi);
+    const char* name = get_rel_name(relid);
+    if (left == 0 && why.len == 0)
+        ereport(ERROR, (errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+                        errmsg("reached maximum value of sequence \"%s\" (" INT64_FORMAT ")", name, hi)));
+    if (left == 0)
+        ereport(ERROR, (errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+                        errmsg("sequence \"%s\" has no values left for a block", name), errdetail("%s", why.data + 1)));
+    ereport(ERROR, (errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+                    errmsg("sequence \"%s\" has fewer than %d values left", name, n),
+                    errdetail("Only " INT64_FORMAT " values are left, up to value " INT64_FORMAT
+                              ", and none was taken.%s",
+                              left, hi, why.data),
+                    errhint("Reserve at most " INT64_FORMAT " values.", left)));
+}
+
+// [first, last + 1) as int8range; the range type's cache entry is kept in fn_extra.
+Datum block_range(FunctionCallInfo fcinfo, int64 first, int64 last)
+{
+    TypeCacheEntry* typcache = range_get_typcache(fcinfo, INT8RANGEOID);
+    RangeBound lower, upper;
+    lower.val = Int64GetDatum(first);
+    lower.infinite = false;
+    lower.inclusive = true;
+    lower.lower = true;
+    upper.val = Int64GetDatum(last + 1); // last <= kLastBlockValue
+    upper.infinite = false;
+    upper.inclusive = false;
+    upper.lower = false;
+    return RangeTypePGetDatum(IDSEQ_MAKE_RANGE(typcache, &lower, &upper));
+}
+
 inline int code_width_for(FunctionCallInfo fcinfo, Oid relid, SeqShape* s, const Charset* cs)
 {
     if (s->code_base != cs->base())
@@ -825,6 +902,52 @@ Datum lexid_block(PG_FUNCTION_ARGS)
     bool nulls[2] = {false, false};
     tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
     return (Datum) 0;
+}
+
+// n consecutive values [first, first + n) of an INCREMENT BY 1 sequence, taken in one step:
+// under the sequence page's buffer lock, the block starts after last_value (every value
+// handed out or cached by any session lies at or below it) and last_value moves to its end,
+// as nextval moves it by a cache's worth of values. So no nextval, and no other block,
+// ever hands out a value of the block, and nothing waits for another transaction: the
+// relation lock is nextval's own (RowExclusiveLock, which does not conflict with itself),
+// the buffer lock is held for the update only. The change is WAL-logged as nextval's and
+// flushed before the block is returned, so a crash never hands the block out again, also
+// when its transaction rolls back, never commits, or commits with synchronous_commit off; a
+// rollback leaves the gap. The transaction gets an xid, as nextval's does, so that its
+// commit waits for synchronous standbys. Unlike nextval it leaves currval and lastval alone.
+Datum nextval_block(PG_FUNCTION_ARGS)
+{
+    Oid relid = PG_GETARG_OID(0);
+    int32 n = PG_GETARG_INT32(1);
+    run([&] { idseq::block::check_size(n); });
+    SeqShape* s = get_shape(relid); // a relation that is not a sequence fails here
+    check_block_shape(relid, s);
+    check_usage(relid);
+    Relation rel = relation_open(relid, RowExclusiveLock); // the lock nextval takes
+    s = get_shape(relid); // ALTER SEQUENCE may have committed while we waited for the lock
+    check_block_shape(relid, s);
+    if (!rel->rd_islocaltemp)
+        PreventCommandIfReadOnly("nextval_block()");
+    PreventCommandIfParallelMode("nextval_block()");
+    const int64 hi = Min(s->last, idseq::block::kLastBlockValue);
+    if (RelationNeedsWAL(rel))
+        (void) GetTopTransactionId();
+    idseq::pg::SequencePage page = idseq::pg::lock_sequence_page(rel, BUFFER_LOCK_EXCLUSIVE);
+    idseq::block::Span span;
+    const int64 last_value = page.data->last_value;
+    const bool is_called = page.data->is_called;
+    run([&] { span = idseq::block::next_span(last_value, is_called, n, hi); });
+    if (!span.fits) {
+        UnlockReleaseBuffer(page.buf);
+        relation_close(rel, NoLock);
+        reject_block_past_end(relid, s, n, hi, span.left);
+    }
+    XLogRecPtr lsn = idseq::pg::write_sequence_page(rel, page, span.last, 0, true);
+    UnlockReleaseBuffer(page.buf);
+    relation_close(rel, NoLock);
+    if (!XLogRecPtrIsInvalid(lsn))
+        XLogFlush(lsn);
+    PG_RETURN_DATUM(block_range(fcinfo, span.first, span.last));
 }
 
 // Event trigger on ALTER SEQUENCE and ALTER TABLE (ddl_command_start): a smaller step moves

@@ -1,6 +1,7 @@
 // Snowflake ids: a layout's two sequences read and written as pages -- the durable mark H
 // (logged) and the last id P (unlogged); see the proof at the head of snowflake_generator.cpp.
 #include "snowflake_internal.h"
+#include "sequence_page.h"
 
 extern "C" {
 #include "access/relation.h"
@@ -51,15 +52,9 @@ void check_state_relations(const Entry* e)
 // sequence cache, one buffer lock. Release with UnlockReleaseBuffer.
 Form_pg_sequence_data lock_seq_tuple(Relation rel, int mode, Buffer* buf)
 {
-    *buf = ReadBuffer(rel, 0);
-    LockBuffer(*buf, mode);
-    Page page = BufferGetPage(*buf);
-    constexpr uint32 kSeqMagic = 0x1717; // sequence.c's SEQ_MAGIC
-    if (PageGetSpecialSize(page) != MAXALIGN(sizeof(uint32)) || *(uint32*) PageGetSpecialPointer(page) != kSeqMagic ||
-        PageGetMaxOffsetNumber(page) < FirstOffsetNumber || !ItemIdIsNormal(PageGetItemId(page, FirstOffsetNumber)))
-        elog(ERROR, "bad page in sequence \"%s\"", RelationGetRelationName(rel));
-    HeapTupleHeader t = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, FirstOffsetNumber));
-    return (Form_pg_sequence_data) ((char*) t + t->t_hoff);
+    idseq::pg::SequencePage page = idseq::pg::lock_sequence_page(rel, mode);
+    *buf = page.buf;
+    return page.data;
 }
 
 namespace {

@@ -172,3 +172,6 @@ COMMENT ON FUNCTION @extschema@.idseq_layout_sequence_privileges(regclass) IS
     'internal: gives a layout''s sequence exactly the documented privileges (its owner''s, SELECT and UPDATE for the database owner)';
 COMMENT ON FUNCTION @extschema@.idseq_code_sequences_replica() IS
     'internal: a logical replication worker skips the rows of idseq_code_sequences (they name sequences of the publisher)';
+-- blocks of a sequence (1.3)
+COMMENT ON FUNCTION @extschema@.nextval_block(regclass, integer) IS
+    'reserves n consecutive values of an INCREMENT BY 1 sequence in one step: [first, last + 1), never handed out again';

@@ -1,0 +1,1 @@
+../../36_nextval_block.sql
