@@ -2,7 +2,8 @@
 # takes a claim another database may have issued ids under continues above every id issued on
 # the server before, whatever its clock says, on both generator paths:
 #  - a standby made before the first id has no claim files; after a promotion with its clock
-#    15 s behind, another database takes the claim and its ids stay above the old primary's;
+#    behind (set back to the old primary's first id), another database takes the claim and its
+#    ids stay above the old primary's;
 #  - a damaged claim file stops every database (XX001) instead of freeing the claim; once it
 #    is removed, the database that takes the claim goes on above the fence;
 #  - a claim file deleted while its database issues ids is taken over above the fence, and the
@@ -20,12 +21,21 @@ use Test::More;
 
 my $ids = 20000;
 
+# $ids ids into a new table; with $at (a table of another sample, in this database), the
+# clock is set back to that sample's first id first (idseq.test_clock_offset_ms, taken and
+# used in one block), so that the new ids fall in the same time units as the old ones would
+# without the fence: the attack is real whatever the machine's speed.
 sub sample
 {
-    my ($node, $db, $table, $offset_ms) = @_;
+    my ($node, $db, $table, $at) = @_;
+    my $offset = defined $at
+      ? "PERFORM set_config('idseq.test_clock_offset_ms', (-extract(epoch FROM clock_timestamp() - "
+      . "(SELECT snowflake_timestamp(min(id)) FROM $at)) * 1000)::bigint::text, false);"
+      : '';
     $node->safe_psql($db, qq{
-        SET idseq.test_clock_offset_ms = $offset_ms;
-        CREATE TABLE $table AS SELECT snowflake_nextval() AS id FROM generate_series(1, $ids)});
+        DO \$\$ BEGIN $offset
+            CREATE TABLE $table AS SELECT snowflake_nextval() AS id FROM generate_series(1, $ids);
+        END \$\$});
 }
 
 sub disjoint_above
@@ -59,15 +69,15 @@ for my $path ('shared', 'plain') {
         $primary->safe_psql($db, 'CREATE EXTENSION idseq');
     }
     my $standby = standby_of($primary, "fence_standby_$path");
-    sample($primary, 'app', 'before', 0);
+    sample($primary, 'app', 'before');
     $primary->wait_for_catchup($standby);
     $primary->stop;
     promote_and_wait($standby);
     my @on_standby = claim_files($standby);
     is(scalar(@on_standby), 0, "$path: the promoted standby has no claim files");
-    sample($standby, 'reporting', 'after', -15000);
     my $app_ids = $standby->safe_psql('app', 'SELECT string_agg(id::text, \',\') FROM before');
     $standby->safe_psql('reporting', "CREATE TABLE before AS SELECT unnest('{$app_ids}'::bigint[]) AS id");
+    sample($standby, 'reporting', 'after', 'before');
     disjoint_above($standby, 'reporting', 'before', 'after', "$path: a database taking the claim after a failover");
     my ($ret, $out, $err) = $standby->psql('app', 'SELECT snowflake_nextval()');
     like($err, qr/already issuing ids in database "reporting"/, "$path: the first database is refused, not let on");
@@ -79,7 +89,7 @@ for my $path ('shared', 'plain') {
         $node->safe_psql('postgres', "CREATE DATABASE $db");
         $node->safe_psql($db, 'CREATE EXTENSION idseq');
     }
-    sample($node, 'app', 'before', 0);
+    sample($node, 'app', 'before');
     my @files = claim_files($node);
     is(scalar(@files), 1, "$path: one claim file");
     open(my $fh, '>', $files[0]) or die;
@@ -89,9 +99,9 @@ for my $path ('shared', 'plain') {
         like($err, qr/XX001: snowflake claim file .* is damaged/, "$path: a damaged claim stops database $db");
     }
     unlink $files[0] or die;
-    sample($node, 'reporting', 'after', -15000);
     $app_ids = $node->safe_psql('app', 'SELECT string_agg(id::text, \',\') FROM before');
     $node->safe_psql('reporting', "CREATE TABLE before AS SELECT unnest('{$app_ids}'::bigint[]) AS id");
+    sample($node, 'reporting', 'after', 'before');
     disjoint_above($node, 'reporting', 'before', 'after', "$path: the claim taken after the damaged file's removal");
 
     # a session of reporting that holds the claim goes on; the file goes; app takes the claim
@@ -103,10 +113,9 @@ for my $path ('shared', 'plain') {
         "SELECT count(*) > 0 FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = 'reporting'")
       or die 'the session of reporting did not start';
     unlink((claim_files($node))[0]) or die;
-    $node->safe_psql('app', qq{SET idseq.test_clock_offset_ms = -15000;
-        CREATE TABLE after2 AS SELECT snowflake_nextval() AS id FROM generate_series(1, $ids)});
     my $rep_ids = $node->safe_psql('reporting', 'SELECT string_agg(id::text, \',\') FROM after');
     $node->safe_psql('app', "CREATE TABLE rep AS SELECT unnest('{$rep_ids}'::bigint[]) AS id");
+    sample($node, 'app', 'after2', 'rep');
     disjoint_above($node, 'app', 'rep', 'after2', "$path: a claim file deleted while its database issues ids");
     $h->finish;
     like($$bg_err, qr/already issuing ids in database "app"/,
