@@ -41,6 +41,7 @@ INSERT INTO label_exceptions VALUES
      'generator: raises the high-water mark of its own layout, which no parallel worker may write'),
     ('idseq_layout_sequence_privileges', 'v', 'u', false,
      'sets the privileges of a layout''s adopted sequences (REVOKE and GRANT)'),
+    ('idseq_node_id', 's', 's', false, 'reads the node-id settings, which a reload changes; no arguments'),
     ('idseq_snowflake_fence_init', 'v', 'u', true,
      'creates the server''s snowflake fence (a replication origin) and raises it at commit'),
     ('idseq_layout_guard', 'v', 'u', false,

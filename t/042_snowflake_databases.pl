@@ -5,7 +5,9 @@
 #  - idseq.node_id_by_database gives a database its own node id: both databases then issue
 #    ids over the same time units, and a large sample of both is disjoint (the old generators shared
 #    more than half of them); a reload that changes a database's node id goes on increasing;
-#  - the setting is validated (syntax, node range, a database or a node id listed twice);
+#  - the setting is validated (syntax, node range, a database or a node id listed twice), and
+#    an invalid value in the configuration files at start stops every database with a node
+#    field instead of being dropped; idseq_node_id() shows each database's node id;
 #  - a dropped database's claim is taken over by another database;
 #  - claims survive a crash (immediate stop) and reach a standby made from a base backup,
 #    which refuses the second database after its promotion too.
@@ -126,8 +128,27 @@ for my $preload (1, 0)
             qr/22023: invalid value for parameter "idseq.node_id_by_database"/, "$what: $bad is refused");
     }
 
+    # ---- an invalid value in the configuration files at start stops every listed database ----
+    # (refused, PostgreSQL would run with no per-database node ids: b would issue a's ids)
+    $node->append_conf('postgresql.conf', "idseq.node_id_by_database = 'b=6, b=7'\n");
+    $node->restart;
+    for my $db ('a', 'b')
+    {
+        refused_like($node, $db, "SELECT snowflake_nextval('snowflake')",
+            qr/22023: idseq.node_id_by_database is invalid: "b=6, b=7".*Database "b" is listed twice/s,
+            "$what: a typo at start stops database $db rather than give it idseq.node_id");
+        refused_like($node, $db, 'SELECT idseq_node_id()', qr/22023: idseq.node_id_by_database is invalid/,
+            "$what: idseq_node_id() in $db says so too");
+    }
+    is($node->safe_psql('a', "SELECT snowflake_nextval('display60') > 0"), 't',
+        "$what: a layout without a node field goes on");
+    $node->append_conf('postgresql.conf', "idseq.node_id_by_database = ''\n");
+    $node->reload;
+
     # ---- per-database node ids: both issue, and their ids never meet ----
     set_by_database($node, $what, '"b"=6, other = 7');
+    is($node->safe_psql('b', 'SELECT idseq_node_id()'), '6', "$what: idseq_node_id() shows b's own node id");
+    is($node->safe_psql('a', 'SELECT idseq_node_id()'), '5', "$what: and a's, idseq.node_id");
     is($node->safe_psql('b', q{SELECT node FROM snowflake_unpack(snowflake_nextval('snowflake'))}), '6',
         "$what: b issues with its own node id");
     is($node->safe_psql('a', q{SELECT node FROM snowflake_unpack(snowflake_nextval('snowflake'))}), '5',

@@ -66,7 +66,8 @@ struct DatabaseNode {
 
 // The parsed setting (the GUC's extra, from the allocator PostgreSQL frees it with).
 struct DatabaseNodes {
-    int count;
+    int count; // -1: the value does not parse (see keep_invalid_value), for the reason in invalid
+    char invalid[256];
     DatabaseNode items[FLEXIBLE_ARRAY_MEMBER];
 };
 
@@ -112,6 +113,66 @@ bool parse_name(const char*& p, char* out)
     return len > 0;
 }
 
+// Parses the setting into parsed (capacity entries); on an error, its reason in why.
+bool parse_database_nodes(const char* p, DatabaseNodes* parsed, char* why, size_t why_size)
+{
+    parsed->count = 0;
+    p = skip_spaces(p);
+    while (*p) {
+        DatabaseNode& item = parsed->items[parsed->count];
+        if (!parse_name(p, item.name)) {
+            snprintf(why, why_size,
+                     "Each entry is a database name, \"=\" and a node id, separated by commas, such as "
+                     "'app=5, reporting=6'; a name longer than %d bytes is not a database name.",
+                     NAMEDATALEN - 1);
+            return false;
+        }
+        p = skip_spaces(p);
+        char* end = nullptr;
+        long node = -1;
+        if (*p == '=') {
+            p = skip_spaces(p + 1);
+            errno = 0;
+            node = (*p >= '0' && *p <= '9') ? strtol(p, &end, 10) : -1;
+        }
+        if (!end || errno != 0 || node < 0 || node > INT_MAX) {
+            snprintf(why, why_size, "The node id of database \"%s\" must be an integer from 0 to %d, written after \"=\".",
+                     item.name, INT_MAX);
+            return false;
+        }
+        item.node = (int) node;
+        for (int i = 0; i < parsed->count; i++) {
+            if (strcmp(parsed->items[i].name, item.name) == 0) {
+                snprintf(why, why_size, "Database \"%s\" is listed twice.", item.name);
+                return false;
+            }
+            if (parsed->items[i].node == item.node) {
+                snprintf(why, why_size, "Databases \"%s\" and \"%s\" are both given node id %d; each database needs its own.",
+                         parsed->items[i].name, item.name, item.node);
+                return false;
+            }
+        }
+        parsed->count++;
+        p = skip_spaces(end);
+        if (*p == ',')
+            p = skip_spaces(p + 1);
+        else if (*p) {
+            snprintf(why, why_size, "Expected a comma after the node id of database \"%s\".", item.name);
+            return false;
+        }
+    }
+    return true;
+}
+
+// While idseq's module initialisation defines the setting (at server start with preload, in
+// each session without): a value read from the configuration files that does not parse is
+// kept, as invalid, rather than refused. Refused, PostgreSQL would log a warning and run with
+// no per-database node ids at all, so that a typo would let every listed database issue ids
+// with idseq.node_id -- another database's. Kept, it stops every snowflake_nextval of a
+// layout with a node field until it is corrected (effective_node_id). ALTER SYSTEM and a
+// reload still refuse such a value (a reload keeps the value before it).
+bool keep_invalid_value = false;
+
 bool check_node_id_by_database(char** newval, void** extra, GucSource)
 {
     const char* p = *newval ? *newval : "";
@@ -125,55 +186,16 @@ bool check_node_id_by_database(char** newval, void** extra, GucSource)
         GUC_check_errmsg("out of memory");
         return false;
     }
-    parsed->count = 0;
-    p = skip_spaces(p);
-    while (*p) {
-        DatabaseNode& item = parsed->items[parsed->count];
-        if (!parse_name(p, item.name)) {
-            GUC_check_errdetail("Each entry is a database name, \"=\" and a node id, separated by commas, such as "
-                                "'app=5, reporting=6'; a name longer than %d bytes is not a database name.",
-                                NAMEDATALEN - 1);
+    if (!parse_database_nodes(p, parsed, parsed->invalid, sizeof parsed->invalid)) {
+        if (!keep_invalid_value) {
+            GUC_check_errdetail("%s", parsed->invalid);
             IDSEQ_GUC_FREE(parsed);
             return false;
         }
-        p = skip_spaces(p);
-        char* end = nullptr;
-        long node = -1;
-        if (*p == '=') {
-            p = skip_spaces(p + 1);
-            errno = 0;
-            node = (*p >= '0' && *p <= '9') ? strtol(p, &end, 10) : -1;
-        }
-        if (!end || errno != 0 || node < 0 || node > INT_MAX) {
-            GUC_check_errdetail("The node id of database \"%s\" must be an integer from 0 to %d, written after \"=\".",
-                                item.name, INT_MAX);
-            IDSEQ_GUC_FREE(parsed);
-            return false;
-        }
-        item.node = (int) node;
-        for (int i = 0; i < parsed->count; i++) {
-            if (strcmp(parsed->items[i].name, item.name) == 0) {
-                GUC_check_errdetail("Database \"%s\" is listed twice.", item.name);
-                IDSEQ_GUC_FREE(parsed);
-                return false;
-            }
-            if (parsed->items[i].node == item.node) {
-                GUC_check_errdetail("Databases \"%s\" and \"%s\" are both given node id %d; each database needs its "
-                                    "own.",
-                                    parsed->items[i].name, item.name, item.node);
-                IDSEQ_GUC_FREE(parsed);
-                return false;
-            }
-        }
-        parsed->count++;
-        p = skip_spaces(end);
-        if (*p == ',')
-            p = skip_spaces(p + 1);
-        else if (*p) {
-            GUC_check_errdetail("Expected a comma after the node id of database \"%s\".", item.name);
-            IDSEQ_GUC_FREE(parsed);
-            return false;
-        }
+        parsed->count = -1;
+        ereport(LOG, (errmsg("invalid value for parameter \"idseq.node_id_by_database\": \"%s\"", p),
+                      errdetail("%s", parsed->invalid),
+                      errhint("No database issues snowflake ids with a node id until it is corrected.")));
     }
     *extra = parsed;
     return true;
@@ -330,6 +352,12 @@ void claim_lock_tag(LOCKTAG& tag) { SET_LOCKTAG_ADVISORY(tag, InvalidOid, 0x1D5E
 int32 effective_node_id()
 {
     const DatabaseNodes* nodes = database_nodes;
+    if (nodes && nodes->count < 0)
+        ereport(ERROR,
+                (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                 errmsg("idseq.node_id_by_database is invalid: \"%s\"", node_id_by_database_guc),
+                 errdetail("%s No database takes a node id while it is invalid.", nodes->invalid),
+                 errhint("Correct it in postgresql.conf or with ALTER SYSTEM, and reload with SELECT pg_reload_conf().")));
     if (!nodes || nodes->count == 0)
         return node_id_guc;
     if (looked_up_at != assignments) {
@@ -418,6 +446,7 @@ void recheck_claim(Entry* e, int32 node)
 
 void define_node_id_by_database()
 {
+    keep_invalid_value = true; // until node_ids_defined(), after the module's own reads of the files
     DefineCustomStringVariable(
         "idseq.node_id_by_database", "Node ids of single databases of this server in snowflake ids.",
         "A list such as 'app=5, reporting=6': each database named gets its own node id; the others use "
@@ -426,5 +455,7 @@ void define_node_id_by_database()
         &node_id_by_database_guc, "", PGC_SIGHUP, GUC_LIST_INPUT, check_node_id_by_database,
         assign_node_id_by_database, NULL);
 }
+
+void node_ids_defined() { keep_invalid_value = false; }
 
 } // namespace snowflake

@@ -94,7 +94,7 @@ XLogRecPtr fence_raise(int64 unit_us, int64 us)
     LockRelationOid(ReplicationOriginRelationId, RowExclusiveLock);
     replorigin_advance(origin, (XLogRecPtr) us, InvalidXLogRecPtr, false /* never back */, true /* WAL-log */);
     UnlockRelationOid(ReplicationOriginRelationId, RowExclusiveLock);
-    return GetXLogInsertRecPtr();
+    return XactLastRecEnd; // the end of the record just inserted (XLogInsertRecord sets it)
 }
 
 } // namespace snowflake

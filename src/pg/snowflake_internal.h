@@ -224,6 +224,7 @@ Oid guard_of(Oid state_relid);
 // ---- Databases of one server (snowflake_claims.cpp) --------------------------------------------
 
 void define_node_id_by_database();
+void node_ids_defined(); // the module's initialisation is done with the node-id settings
 // The node id this database issues ids with: its own from idseq.node_id_by_database, or
 // idseq.node_id (-1: unset).
 int32 effective_node_id();

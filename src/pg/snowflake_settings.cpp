@@ -113,6 +113,7 @@ void idseq_snowflake_init(void)
         keep_server_setting("idseq.node_id");
     if (by_database_source > PGC_S_ARGV)
         keep_server_setting("idseq.node_id_by_database");
+    node_ids_defined();
 
     if (process_shared_preload_libraries_in_progress) {
         prev_shmem_request_hook = shmem_request_hook;

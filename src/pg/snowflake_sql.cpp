@@ -8,6 +8,7 @@ extern "C" {
 #include "utils/lsyscache.h"
 
 PG_FUNCTION_INFO_V1(snowflake_nextval);
+PG_FUNCTION_INFO_V1(idseq_node_id);
 PG_FUNCTION_INFO_V1(snowflake_pack);
 PG_FUNCTION_INFO_V1(snowflake_unpack);
 PG_FUNCTION_INFO_V1(snowflake_timestamp);
@@ -53,7 +54,8 @@ int64 snowflake::issue_id(Entry* e, const char* caller)
 {
     PreventCommandIfReadOnly(caller);
     PreventCommandIfParallelMode(caller);
-    const int32 node = effective_node_id();
+    // idseq_uuidv7()'s layout and display60 have no node field: no node id is read for them
+    const int32 node = e->has_node ? effective_node_id() : -1;
     if (e->has_node && (node < 0 || node > e->max_node))
         run([&] { idseq::check_node_id(e->layout, node); });
     if (!e->relations_checked) {
@@ -72,6 +74,17 @@ int64 snowflake::issue_id(Entry* e, const char* caller)
 }
 
 extern "C" {
+
+// The node id this database issues snowflake ids with: its own from
+// idseq.node_id_by_database, else idseq.node_id; NULL when neither gives one. What SHOW
+// idseq.node_id cannot tell for a database listed in idseq.node_id_by_database.
+Datum idseq_node_id(PG_FUNCTION_ARGS)
+{
+    const int32 node = effective_node_id();
+    if (node < 0)
+        PG_RETURN_NULL();
+    PG_RETURN_INT32(node);
+}
 
 Datum snowflake_nextval(PG_FUNCTION_ARGS)
 {

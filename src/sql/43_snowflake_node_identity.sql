@@ -1,4 +1,4 @@
--- ===== the server's snowflake fence =====
+-- ===== node identity: the server's snowflake fence, the node id of this database =====
 -- idseq_snowflake_fence_init() creates the replication origin "idseq_snowflake_fence" that
 -- holds the server's fence (src/pg/snowflake_fence.cpp), and with raise => true moves it to
 -- the clock plus the lease at commit. Superuser only (checked in C, and no EXECUTE for PUBLIC).
@@ -11,3 +11,10 @@ REVOKE ALL ON FUNCTION @extschema@.idseq_snowflake_fence_init(boolean) FROM PUBL
 COMMENT ON FUNCTION @extschema@.idseq_snowflake_fence_init(boolean) IS
     'creates the server''s snowflake fence (replication origin idseq_snowflake_fence) when it is missing and, with raise, moves it to the clock plus the lease at commit; superuser only';
 SELECT @extschema@.idseq_snowflake_fence_init(false);
+
+-- The node id this database issues snowflake ids with (NULL: none): idseq.node_id_by_database's
+-- entry for it, else idseq.node_id. The operations runbook checks it in every database.
+CREATE FUNCTION @extschema@.idseq_node_id() RETURNS integer
+    AS 'MODULE_PATHNAME', 'idseq_node_id' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.idseq_node_id() IS
+    'the node id this database issues snowflake ids with: its own from idseq.node_id_by_database, else idseq.node_id; NULL when none is set';

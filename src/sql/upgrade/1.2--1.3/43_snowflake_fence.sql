@@ -1,1 +1,0 @@
-../../43_snowflake_fence.sql

@@ -1,0 +1,1 @@
+../../43_snowflake_node_identity.sql
