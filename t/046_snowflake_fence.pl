@@ -8,6 +8,8 @@
 #    is removed, the database that takes the claim goes on above the fence;
 #  - a claim file deleted while its database issues ids is taken over above the fence, and the
 #    old holder is refused at its next reservation;
+#  - a claim whose holder issued none of its ids for a while (a role with CONNECT only that
+#    issued one id) moves to the database that issues them, above the holder's ids;
 #  - without the fence (a cluster made by pg_upgrade has none) no database takes a claim
 #    (55000), until idseq_snowflake_fence_init() as the runbook says.
 use strict;
@@ -120,6 +122,25 @@ for my $path ('shared', 'plain') {
     $h->finish;
     like($$bg_err, qr/already issuing ids in database "app"/,
         "$path: the old holder is refused at its next reservation");
+
+    # ---- a claim its holder no longer uses moves on: a visitor cannot keep one ----
+    $node->safe_psql('postgres', 'CREATE ROLE visitor LOGIN');
+    $node->safe_psql('postgres', 'CREATE DATABASE lobby');
+    $node->safe_psql('lobby', 'CREATE EXTENSION idseq');
+    my $visitor_id = $node->safe_psql('lobby', "SET ROLE visitor; SELECT snowflake_nextval('display60')");
+    ($ret, $out, $err) = $node->psql('app', "SELECT snowflake_nextval('display60')");
+    like($err, qr/already issuing ids in database "lobby".*moves to another database once its holder has issued none/s,
+        "$path: a role with CONNECT only takes a claim, and the error says when it moves");
+    # the visitor issues nothing more: its claim's last confirmation ages (set a minute back)
+    my ($claim) = grep { /nonode/ } map { my $d = $node->data_dir . '/idseq_snowflake_claims';
+        opendir(my $dh, $d) or die; my @f = map { "$d/$_" } readdir $dh; closedir $dh; @f } (1);
+    utime(time - 60, time - 60, $claim) or die "cannot age $claim";
+    ($ret, $out, $err) = $node->psql('app', "SELECT snowflake_nextval('display60') > $visitor_id");
+    is($out, 't', "$path: an idle claim moves to the database that issues, above the holder's ids");
+    like($err, qr/NOTICE:  snowflake layout "display60" \(no node field\) now issues its ids in this database/,
+        "$path: with a notice naming the move");
+    ($ret, $out, $err) = $node->psql('lobby', "SET ROLE visitor; SELECT snowflake_nextval('display60')");
+    like($err, qr/already issuing ids in database "app"/, "$path: the visitor, back, is refused");
 
     # ---- no fence: nothing takes a claim until the runbook's step ----
     $node->safe_psql('postgres', "SELECT pg_replication_origin_drop('idseq_snowflake_fence')");

@@ -36,10 +36,13 @@
 // A damaged file stops every database rather than count as no claim. See docs/snowflake.md.
 #include "snowflake_internal.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <utime.h>
 #include <unistd.h>
 
 extern "C" {
@@ -233,12 +236,13 @@ void claim_path(const Definition& d, int32 node, char* out, size_t size)
         snprintf(out + n, size - n, "-node%d", node);
 }
 
-// The database OID a claim file holds, and in layout the name of the layout that claimed it
-// (empty when the file names none); InvalidOid when there is no file. A file that holds no
+// The database OID a claim file holds, in layout the name of the layout that claimed it
+// (empty when the file names none), and in touched when its holder last confirmed it (the
+// file's modification time); InvalidOid when there is no file. A file that holds no
 // claim (damaged: cut short, emptied, overwritten) is an error, not a free claim: which
 // database issues these ids can no longer be told, so none is let on until an administrator
 // removes the file.
-Oid read_claim(const char* path, char* layout)
+Oid read_claim(const char* path, char* layout, time_t& touched)
 {
     layout[0] = '\0';
     int fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
@@ -247,6 +251,8 @@ Oid read_claim(const char* path, char* layout)
             ereport(ERROR, (errcode_for_file_access(), errmsg("could not open file \"%s\": %m", path)));
         return InvalidOid;
     }
+    struct stat st;
+    touched = fstat(fd, &st) == 0 ? st.st_mtime : 0;
     char buf[32 + NAMEDATALEN];
     ssize_t got = read(fd, buf, sizeof buf - 1);
     int saved_errno = errno;
@@ -319,6 +325,15 @@ void write_claim(const char* path, Oid db, const char* layout)
 // field4 of idseq's own (pg_advisory_lock uses 1 and 2).
 void claim_lock_tag(LOCKTAG& tag) { SET_LOCKTAG_ADVISORY(tag, InvalidOid, 0x1D5E0F1A, 0, 71); }
 
+// How long a claim's holder may issue none of its ids before another database may take it:
+// ten leases (or run-aheads), at least ten seconds. A holder confirms its claim at every
+// reservation, and reserves at least once per lease while it issues ids.
+int64 claim_idle_seconds()
+{
+    const int64 lease_s = (int64(std::max(lease_ms_guc, max_ahead_ms_guc)) + 999) / 1000;
+    return std::max<int64>(10, 10 * lease_s);
+}
+
 [[noreturn]] void refuse(const Entry* e, int32 node, Oid holder, const char* path)
 {
     const char* holder_name = get_database_name(holder);
@@ -329,8 +344,9 @@ void claim_lock_tag(LOCKTAG& tag) { SET_LOCKTAG_ADVISORY(tag, InvalidOid, 0x1D5E
                  errmsg("snowflake layout \"%s\" is already issuing ids in database \"%s\" of this server", e->name,
                         holder_name ? holder_name : "?"),
                  errdetail("The layout has no node field, so the ids of two databases of one server would collide. "
-                           "The claim is recorded in file \"%s\" of the data directory.",
-                           path),
+                           "The claim is recorded in file \"%s\" of the data directory; it moves to another database "
+                           "once its holder has issued none of these ids for %lld s.",
+                           path, (long long) claim_idle_seconds()),
                  errhint("Issue this layout's ids in one database of the server only, or use a layout with a node "
                          "field and give each database its own node id with idseq.node_id_by_database.")));
     ereport(ERROR,
@@ -338,8 +354,9 @@ void claim_lock_tag(LOCKTAG& tag) { SET_LOCKTAG_ADVISORY(tag, InvalidOid, 0x1D5E
              errmsg("snowflake layout \"%s\" with node id %d is already issuing ids in database \"%s\" of this server",
                     e->name, node, holder_name ? holder_name : "?"),
              errdetail("Two databases of one server issuing ids of the same layout with the same node id would issue "
-                       "the same ids. The claim is recorded in file \"%s\" of the data directory.",
-                       path),
+                       "the same ids. The claim is recorded in file \"%s\" of the data directory; it moves to "
+                       "another database once its holder has issued none of these ids for %lld s.",
+                       path, (long long) claim_idle_seconds()),
              errhint("Give database \"%s\" a node id of its own, one that no other database or server uses, in the "
                      "server configuration (idseq.node_id_by_database = '%s=N'), and reload it with SELECT "
                      "pg_reload_conf().",
@@ -419,10 +436,24 @@ void claim_layout(Entry* e, int32 node)
     (void) LockAcquire(&tag, ExclusiveLock, false, false);
     AcceptInvalidationMessages(); // a database dropped before the lock was taken is seen as gone
     char holder_layout[NAMEDATALEN];
-    const Oid holder = read_claim(path, holder_layout);
+    time_t touched = 0;
+    const Oid holder = read_claim(path, holder_layout, touched);
     if (holder != MyDatabaseId) {
-        if (OidIsValid(holder) && SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(holder)))
-            refuse(e, node, holder, path); // the lock goes with the transaction
+        if (OidIsValid(holder) && SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(holder))) {
+            const int64 idle_s = int64(time(nullptr)) - int64(touched);
+            if (idle_s <= claim_idle_seconds())
+                refuse(e, node, holder, path); // the lock goes with the transaction
+            // Its holder has issued none of these ids for a while (it confirms the claim at
+            // every reservation): a claim is not held by a database that no longer uses it.
+            // Safe to move: this database continues above the fence, and the holder, should
+            // it come back, is refused at its next reservation or takes the claim back above
+            // the fence in its turn.
+            const char* holder_name = get_database_name(holder);
+            ereport(NOTICE, (errmsg("snowflake layout \"%s\" %s now issues its ids in this database", e->name,
+                                    node >= 0 ? psprintf("with node id %d", node) : "(no node field)"),
+                             errdetail("Database \"%s\" held the claim but issued none of these ids for %lld s.",
+                                       holder_name ? holder_name : "?", (long long) idle_s)));
+        }
         // No claim yet, or its database was dropped: another database may have issued these
         // ids (a claim lost with a failover, a pg_upgrade or a deleted file), and this
         // database's own mark knows nothing of them. The fence does.
@@ -433,6 +464,10 @@ void claim_layout(Entry* e, int32 node)
             refuse_twin(e, holder_layout);
         restart_above_fence(e, node); // the claiming layout is gone (DROP EXTENSION), and its mark with it
         write_claim(path, MyDatabaseId, e->name);
+    } else if (utime(path, nullptr) != 0) {
+        // The holder confirms its claim (claim_idle_seconds). Not fatal: a claim that looks
+        // idle moves above the fence, and this database is then refused at its next reservation.
+        ereport(LOG, (errcode_for_file_access(), errmsg("could not touch file \"%s\": %m", path)));
     }
     LockRelease(&tag, ExclusiveLock, false);
     e->claim_node = node;
