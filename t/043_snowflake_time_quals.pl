@@ -147,7 +147,7 @@ DECLARE l text; r text := '';
 BEGIN
     FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
         IF l ~ 'Index Cond: .*\mid [<>]=' THEN r := r || 'index '; END IF;
-        IF l ~ 'One-Time Filter: (NULL|false)' THEN r := r || 'empty '; END IF;
+        IF l ~ 'One-Time Filter: \(?(NULL|false)' THEN r := r || 'empty '; END IF;
         IF l ~ 'idseq_snowflake_(lower|upper)_id|\mid [<>]= ''' THEN r := r || 'derived '; END IF;
     END LOOP;
     RETURN r;
@@ -202,22 +202,29 @@ $node->psql('postgres', $script, stdout => \$out, stderr => \$err, extra_params 
     on_error_stop => 1);
 is($err, '', 'the differential script ran without an error');
 
-my (%result, $pending);
-for my $line (split /\n/, $out) {
-    next if $line =~ /^(SET|RESET|CREATE|PREPARE|DEALLOCATE)/ || $line eq '';
-    if ($line =~ /^(generic-part|generic-plain|custom-part)$/) {
-        $pending = $1;
-        next;
+# A script's output as {predicate}{shape} = "count|sum": lines "k|shape|count|sum", and the
+# rows of a prepared statement ("k|count|sum") after a line that names the shape.
+sub results_of {
+    my ($output) = @_;
+    my (%r, $pending);
+    for my $line (split /\n/, $output) {
+        next if $line =~ /^(SET|RESET|CREATE|PREPARE|DEALLOCATE)/ || $line eq '';
+        if ($line =~ /^([a-z-]+)$/) {
+            $pending = $1;
+            next;
+        }
+        if (defined $pending) {
+            my ($k, $rest) = split /\|/, $line, 2;
+            $r{$k}{$pending} = $rest;
+            undef $pending;
+            next;
+        }
+        my ($k, $shape, $rest) = split /\|/, $line, 3;
+        $r{$k}{$shape} = $rest;
     }
-    if (defined $pending) {
-        my ($k, $rest) = split /\|/, $line, 2;
-        $result{$k}{$pending} = $rest;
-        undef $pending;
-        next;
-    }
-    my ($k, $shape, $rest) = split /\|/, $line, 3;
-    $result{$k}{$shape} = $rest;
+    return %r;
 }
+my %result = results_of($out);
 
 my ($differ, $planned, $unplanned, $node_first_derived, $empty, $runtime) = (0, 0, 0, 0, 0, 0);
 for my $k (0 .. $#preds) {
@@ -419,7 +426,7 @@ BEGIN
     FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
         IF l ~ 'Index Cond: .*\mid [<>]=' THEN r := r || 'range '; END IF;
         IF l ~ 'Filter: .*snowflake_timestamp' THEN r := r || 'kept '; END IF;
-        IF l ~ 'One-Time Filter: (NULL|false)' THEN r := r || 'empty '; END IF;
+        IF l ~ 'One-Time Filter: \(?(NULL|false)' THEN r := r || 'empty '; END IF;
     END LOOP;
     RETURN r;
 END $$;
@@ -478,23 +485,7 @@ $node->psql('postgres', $lt_script, stdout => \$out, stderr => \$err, extra_para
     on_error_stop => 1);
 is($err, '', 'the local-time script ran without an error');
 
-my %lt_result;
-undef $pending;
-for my $line (split /\n/, $out) {
-    next if $line =~ /^(SET|RESET|CREATE|PREPARE|DEALLOCATE)/ || $line eq '';
-    if ($line =~ /^(generic-part|generic-plain|custom-plain|generic-other-zone|base-other-zone)$/) {
-        $pending = $1;
-        next;
-    }
-    if (defined $pending) {
-        my ($k, $rest) = split /\|/, $line, 2;
-        $lt_result{$k}{$pending} = $rest;
-        undef $pending;
-        next;
-    }
-    my ($k, $shape, $rest) = split /\|/, $line, 3;
-    $lt_result{$k}{$shape} = $rest;
-}
+my %lt_result = results_of($out);
 my ($lt_differ, $lt_unplanned, %lt_forms) = (0, 0);
 for my $k (0 .. $#lt_preds) {
     my ($z, $other, $l, $pred, $types, $v) = @{ $lt_preds[$k] };
