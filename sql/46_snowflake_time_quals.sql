@@ -311,7 +311,8 @@ SELECT idseq_compare_as_timestamptz('294276-12-31 23:00:00'::timestamp) AS past_
 
 -- The date of the time (snowflake_timestamp(id)::date) and date_trunc of it read the time in
 -- the session's TimeZone (date_trunc(unit, time, zone) in that zone): the bounds hold every
--- id whose date (truncated time) qualifies, and the predicate stays beside them.
+-- id whose date (truncated time) qualifies, and the predicate stays, guarded by a function
+-- that tells when the query starts whether the bounds hold exactly those ids.
 SET timezone = 'Asia/Kathmandu';
 SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id)::date = '2024-01-02'$$);
 SELECT count(*) FROM ev WHERE snowflake_timestamp(id)::date = '2024-01-02';
@@ -331,6 +332,13 @@ SELECT d, (SELECT count(*) FROM sj WHERE snowflake_timestamp(id)::date = d) AS r
   FROM unnest(ARRAY['2010-11-06', '2010-11-07']::date[]) d;
 SELECT snowflake_timestamp(idseq_snowflake_date_lower_id('2010-11-07', 'snowflake', false)) AS first_of_the_7th,
        snowflake_timestamp(idseq_snowflake_date_upper_id('2010-11-06', 'snowflake', false)) AS last_of_the_6th;
+-- so the bounds of those days are not exact, and the predicate is evaluated on their ids;
+-- those of the next day are
+SELECT d, cmp, idseq_snowflake_date_exact(d, cmp) AS date_exact, idseq_snowflake_trunc_exact('day', d, NULL, cmp) AS trunc_exact
+  FROM unnest(ARRAY['2010-11-06', '2010-11-07', '2010-11-08']::date[]) d, unnest(ARRAY[-1, 0, 1]) cmp ORDER BY d, cmp;
+SELECT idseq_snowflake_trunc_exact('hour', '2010-11-08 00:00:00+00', NULL, 0) AS hour_exact,
+       idseq_snowflake_date_exact('infinity', 0) AS infinity_exact;
+SELECT state, message FROM expect_error($$SELECT idseq_snowflake_date_exact(current_date, 3)$$);
 DROP TABLE sj;
 SELECT state, message FROM expect_error($$SELECT idseq_snowflake_trunc_lower_id('dow', now(), NULL, 'snowflake', false)$$);
 

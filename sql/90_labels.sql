@@ -67,6 +67,9 @@ INSERT INTO label_exceptions VALUES
     ('idseq_snowflake_trunc_lower_id', 's', 's', false,
      'date_trunc in the session''s TimeZone; a NULL zone means that TimeZone'),
     ('idseq_snowflake_trunc_upper_id', 's', 's', false,
+     'date_trunc in the session''s TimeZone; a NULL zone means that TimeZone'),
+    ('idseq_snowflake_date_exact', 's', 's', true, 'dates in the session''s TimeZone'),
+    ('idseq_snowflake_trunc_exact', 's', 's', false,
      'date_trunc in the session''s TimeZone; a NULL zone means that TimeZone');
 CREATE TEMP VIEW label_rules AS
 SELECT f.proname, f.args, f.prokind, f.provolatile, f.proparallel, f.proisstrict,

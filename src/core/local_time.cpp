@@ -40,26 +40,36 @@ bool covers(const ZoneSpan* spans, size_t n, int64_t local)
 // An instant before local - W has a local time before local (every offset is shorter than
 // W); one at or after local + W has one at or after it. In a span, the instants t >= local -
 // offset qualify: from max(start, local - offset) to the span's end, if that is not empty.
-// The spans are in order, so the first span with such instants holds the least of them.
-int64_t first_instant_from_local(const ZoneSpan* spans, size_t n, int64_t local)
+// The spans are in order, so the first span with such instants holds the least of them. The
+// instants after it all qualify when every later span that starts inside the window starts
+// at a local time >= local.
+int64_t first_instant_from_local(const ZoneSpan* spans, size_t n, int64_t local, bool& closed)
 {
+    closed = false;
     const int64_t from = saturating_add(local, -kZoneWindowUs);
     if (!covers(spans, n, local))
         return from;
     for (size_t i = 0; i < n; i++) {
         const int64_t start = std::max(spans[i].start, from);
         const int64_t first = std::max(start, local - spans[i].offset_us);
-        if (first < spans[i].end)
+        if (first < spans[i].end) {
+            closed = true;
+            for (size_t j = i + 1; j < n && spans[j].start < local + kZoneWindowUs; j++)
+                if (spans[j].start + spans[j].offset_us < local)
+                    closed = false;
             return first;
+        }
     }
     return from; // not reached: the last span reaches past local + W, where every instant qualifies
 }
 
 // Every instant before local - W qualifies, none at or after local + W does. In a span, the
 // instants t < local - offset qualify: the greatest is min(end, local - offset) - 1, if that
-// is in the span. The greatest over the spans is the answer.
-int64_t last_instant_before_local(const ZoneSpan* spans, size_t n, int64_t local)
+// is in the span. The greatest over the spans is the answer. The instants before it all
+// qualify when, in every span that starts at or before it, the last of them up to it does.
+int64_t last_instant_before_local(const ZoneSpan* spans, size_t n, int64_t local, bool& closed)
 {
+    closed = false;
     if (!covers(spans, n, local))
         return saturating_add(local, kZoneWindowUs - 1);
     const int64_t from = local - kZoneWindowUs, to = local + kZoneWindowUs;
@@ -71,6 +81,10 @@ int64_t last_instant_before_local(const ZoneSpan* spans, size_t n, int64_t local
         if (past > start)
             last = std::max(last, past - 1);
     }
+    closed = true;
+    for (size_t i = 0; i < n && spans[i].start <= last; i++)
+        if (spans[i].end > from && std::min(spans[i].end - 1, last) + spans[i].offset_us >= local)
+            closed = false;
     return last;
 }
 

@@ -38,9 +38,11 @@ constexpr int64_t kZoneWindowUs = int64_t{7} * 24 * 3600 * 1000000;
 // local time within 2 * kZoneWindowUs of the int64 range's ends, give the window's edge,
 // which is a bound for every zone whose offsets are shorter than kZoneWindowUs.
 
-// The least instant whose local time is >= local.
-int64_t first_instant_from_local(const ZoneSpan* spans, size_t n, int64_t local);
-// The greatest instant whose local time is < local.
-int64_t last_instant_before_local(const ZoneSpan* spans, size_t n, int64_t local);
+// The least instant whose local time is >= local. closed: every later instant's local time
+// is >= local too (the instants are one range, from there on).
+int64_t first_instant_from_local(const ZoneSpan* spans, size_t n, int64_t local, bool& closed);
+// The greatest instant whose local time is < local. closed: every earlier instant's local
+// time is < local too.
+int64_t last_instant_before_local(const ZoneSpan* spans, size_t n, int64_t local, bool& closed);
 
 } // namespace idseq

@@ -14,13 +14,17 @@
 //   idseq_snowflake_trunc_lower_id(unit, x, zone, layout, exclusive), ..._upper_id
 //       ids whose date_trunc(unit, time[, zone]) is >= x (> x), <= x (< x); zone NULL: the
 //       session's TimeZone.
+//   idseq_snowflake_date_exact(d, cmp), idseq_snowflake_trunc_exact(unit, x, zone, cmp)
+//       whether the ids between those bounds are exactly the ones the predicate selects.
 //
 // Local time is not monotonic in the instant (clocks set back repeat an hour, and where that
 // crosses midnight, America/St_Johns until 2011, a date comes back after the next one
 // began), so the ids of a local-time predicate are not always one range. These bounds give
 // the least and greatest instant that can qualify (exact where the set is one range, a range
-// holding it otherwise); the planner keeps the predicate beside them, so the rows are the
-// predicate's either way. The instants come from PostgreSQL's own time zone code: a date's
+// holding it otherwise). The planner keeps the predicate as (exact OR predicate): the _exact
+// function, computed once for the query like the bounds (its answer is kept per call site),
+// spares the predicate's evaluation on every row where the range is exact, and where it is
+// not the predicate gives the rows. The instants come from PostgreSQL's own time zone code: a date's
 // instants from the offsets timestamp2tm (which timestamptz::date and date_trunc call) gives
 // each instant, a truncated time's instant from DetermineTimeZoneOffset and tm2timestamp, as
 // date_trunc computes it.
@@ -45,6 +49,8 @@ PG_FUNCTION_INFO_V1(idseq_snowflake_date_lower_id);
 PG_FUNCTION_INFO_V1(idseq_snowflake_date_upper_id);
 PG_FUNCTION_INFO_V1(idseq_snowflake_trunc_lower_id);
 PG_FUNCTION_INFO_V1(idseq_snowflake_trunc_upper_id);
+PG_FUNCTION_INFO_V1(idseq_snowflake_date_exact);
+PG_FUNCTION_INFO_V1(idseq_snowflake_trunc_exact);
 }
 
 using namespace snowflake;
@@ -112,26 +118,34 @@ bool zone_spans(pg_tz* tz, int64 local, idseq::ZoneSpan* spans, int& n)
     return false;
 }
 
+// An end of the instants a local-time predicate selects, and whether they are exactly the
+// ones on its side of it (exact: every later instant qualifies, for a lower end; every
+// earlier one, for an upper end). Not exact, the predicate must be checked on the range.
+struct End {
+    TimestampTz at;
+    bool exact;
+};
+
 // The least instant whose local time in tz is >= local, or an earlier one.
-TimestampTz first_from_local(pg_tz* tz, int64 local)
+End first_from_local(pg_tz* tz, int64 local)
 {
     idseq::ZoneSpan spans[kMaxSpans];
     int n;
     zone_spans(tz, local, spans, n);
-    int64 t = 0;
-    run([&] { t = idseq::first_instant_from_local(spans, n, local); });
-    return t;
+    End e = {0, false};
+    run([&] { e.at = idseq::first_instant_from_local(spans, n, local, e.exact); });
+    return e;
 }
 
 // The greatest instant whose local time in tz is < local, or a later one.
-TimestampTz last_before_local(pg_tz* tz, int64 local)
+End last_before_local(pg_tz* tz, int64 local)
 {
     idseq::ZoneSpan spans[kMaxSpans];
     int n;
     zone_spans(tz, local, spans, n);
-    int64 t = 0;
-    run([&] { t = idseq::last_instant_before_local(spans, n, local); });
-    return t;
+    End e = {0, false};
+    run([&] { e.at = idseq::last_instant_before_local(spans, n, local, e.exact); });
+    return e;
 }
 
 // ---- date_trunc's units ---------------------------------------------------------------------
@@ -194,45 +208,62 @@ bool truncated_instant(pg_tz* tz, int jd, TimestampTz& out)
 // trunc(local time of t), so F(t) >= x only where u is at or past the least unit start whose
 // instant is >= x. A unit start more than kZoneWindowUs before x has an instant before x, one
 // more than that after x an instant after it, so the search is short (for a year, the next
-// January may lie past that: it is the one). The least instant whose
-// local time reaches that start is the bound. Where PostgreSQL cannot give an instant, the
-// bound widens to x - 2 kZoneWindowUs (F(t) < t + 2 kZoneWindowUs: the local time is less
-// than kZoneWindowUs after t, the unit's instant less than that after its start).
-TimestampTz trunc_lower(pg_tz* tz, TruncUnit unit, TimestampTz x)
+// January may lie past that: it is the one). The least instant whose local time reaches that
+// start is the bound; exact when that set of instants is one range and no later unit start
+// has an instant before x. Where PostgreSQL cannot give an instant, the bound widens to x - 2
+// kZoneWindowUs (F(t) < t + 2 kZoneWindowUs: the local time is less than kZoneWindowUs after
+// t, the unit's instant less than that after its start).
+End trunc_lower(pg_tz* tz, TruncUnit unit, TimestampTz x)
 {
-    const TimestampTz widest = saturating_add(x, -2 * kZoneWindowUs);
+    const End widest = {saturating_add(x, -2 * kZoneWindowUs), false};
     if (!in_zone_range(x))
         return widest;
-    for (int jd = unit_start(unit, julian_of(x - kZoneWindowUs));; jd = next_unit_start(unit, jd)) {
+    int jd = unit_start(unit, julian_of(x - kZoneWindowUs));
+    for (;; jd = next_unit_start(unit, jd)) {
         TimestampTz instant;
         if (!truncated_instant(tz, jd, instant))
             return widest;
         if (instant >= x)
-            return first_from_local(tz, local_of(jd));
+            break;
         if (local_of(jd) > x + kZoneWindowUs)
             return widest; // not reached: such a unit's instant is past x
     }
+    End e = first_from_local(tz, local_of(jd));
+    for (int later = next_unit_start(unit, jd); e.exact && local_of(later) <= x + kZoneWindowUs;
+         later = next_unit_start(unit, later)) {
+        TimestampTz instant;
+        e.exact = truncated_instant(tz, later, instant) && instant >= x;
+    }
+    return e;
 }
 
 // F(t) <= x only where u is at or before the greatest unit start whose instant is <= x, so
 // only where t's local time is before the next unit's start. The first unit start of the
-// search (at most x - kZoneWindowUs) has an instant before x: there is always one. The
-// widest bound: F(t) > t - 2 kZoneWindowUs - (the longest unit, a leap year).
-TimestampTz trunc_upper(pg_tz* tz, TruncUnit unit, TimestampTz x)
+// search (at most x - kZoneWindowUs) has an instant before x: there is always one. Exact when
+// those instants are one range and no earlier unit start has an instant after x. The widest
+// bound: F(t) > t - 2 kZoneWindowUs - (the longest unit, a leap year).
+End trunc_upper(pg_tz* tz, TruncUnit unit, TimestampTz x)
 {
-    const TimestampTz widest = saturating_add(x, 2 * kZoneWindowUs + 366 * USECS_PER_DAY);
+    const End widest = {saturating_add(x, 2 * kZoneWindowUs + 366 * USECS_PER_DAY), false};
     if (!in_zone_range(x))
         return widest;
     int jd = unit_start(unit, julian_of(x - kZoneWindowUs));
     int last = jd;
+    bool above = false, exact = true; // above: a unit start with an instant after x was seen
     for (jd = next_unit_start(unit, jd); local_of(jd) <= x + kZoneWindowUs; jd = next_unit_start(unit, jd)) {
         TimestampTz instant;
         if (!truncated_instant(tz, jd, instant))
             return widest;
-        if (instant <= x)
+        if (instant <= x) {
+            exact = exact && !above;
             last = jd;
+        } else {
+            above = true;
+        }
     }
-    return last_before_local(tz, local_of(next_unit_start(unit, last)));
+    End e = last_before_local(tz, local_of(next_unit_start(unit, last)));
+    e.exact = e.exact && exact;
+    return e;
 }
 
 // The zone date_trunc(unit, ts, zone) reads: a fixed-offset abbreviation, a dynamic one's
@@ -254,21 +285,71 @@ pg_tz* zone_named(text* zone)
     return pg_tzset(name);
 }
 
-// ---- The bound functions, with the last bound of each call site kept ---------------------
+// ---- The ends of the predicates ----------------------------------------------------------
 
-// What a call site's last bound was computed from, and the instant it gave. The zone in force
-// (session_timezone, or the zone argument's) is part of it: pg_tz structures live as long as
-// the backend, one per zone.
+// snowflake_timestamp(id)::date >= d (> d: d + 1) where the local time reaches d's midnight;
+// <= d (< d: d - 1) where it is before the next midnight. An infinite d compares above
+// (below) every date a time has: all or none, exactly.
+End date_end(DateADT d, bool lower, bool exclusive)
+{
+    if (DATE_NOT_FINITE(d))
+        return {DATE_IS_NOBEGIN(d) ? DT_NOBEGIN : DT_NOEND, true};
+    // local midnights as microseconds, beyond timestamptz's range too (saturating)
+    int64 day = (int64) d + (lower ? (exclusive ? 1 : 0) : (exclusive ? 0 : 1));
+    int64 local;
+    if (pg_mul_s64_overflow(day, USECS_PER_DAY, &local))
+        local = day > 0 ? PG_INT64_MAX : PG_INT64_MIN;
+    return lower ? first_from_local(session_timezone, local) : last_before_local(session_timezone, local);
+}
+
+TruncUnit checked_unit(text* unit_text)
+{
+    TruncUnit unit = trunc_unit_of(unit_text);
+    if (unit == TruncUnit::None)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("unit \"%s\" not supported for snowflake time bounds",
+                               downcase_truncate_identifier(VARDATA_ANY(unit_text), VARSIZE_ANY_EXHDR(unit_text),
+                                                            false)),
+                        errdetail("The units are microseconds, milliseconds, second, minute, hour, day, week, "
+                                  "month, quarter and year.")));
+    return unit;
+}
+
+// date_trunc(unit, time[, zone]) >= x (> x: >= x + 1 microsecond), <= x (< x: <= x - 1).
+// Units under a day truncate the local time in the instant's own offset, so the result is at
+// most the time and less than a unit before it: the bounds are x and x + unit - 1 (not
+// exact). An infinite x compares above (below) every result: all or none, exactly.
+End trunc_end(text* unit_text, TimestampTz x, text* zone, bool lower, bool exclusive)
+{
+    TruncUnit unit = checked_unit(unit_text);
+    if (TIMESTAMP_NOT_FINITE(x))
+        return {x, true};
+    if (exclusive)
+        x += lower ? 1 : -1; // finite timestamps are far from the ends of int64
+    const int64 unit_us = trunc_unit_us(unit);
+    if (unit_us > 0)
+        return {lower ? x : saturating_add(x, unit_us - 1), false};
+    pg_tz* tz = zone ? zone_named(zone) : session_timezone;
+    if (!tz)
+        return {lower ? DT_NOBEGIN : DT_NOEND, false};
+    return lower ? trunc_lower(tz, unit, x) : trunc_upper(tz, unit, x);
+}
+
+// ---- The SQL functions, with the last answer of each call site kept -----------------------
+
+// What a call site's last answer was computed from (variant: exclusive, or the comparison),
+// and the end it gave. The zone in force (session_timezone) is part of it: pg_tz structures
+// live as long as the backend, one per zone.
 struct LastBound {
     bool valid;
-    bool exclusive;
+    int variant;
     int64 x;
     pg_tz* session;
-    int unit_len; // -1: no unit argument (a date bound)
+    int unit_len; // -1: no unit argument
     char unit[32];
     int zone_len; // -1: no zone argument
     char zone[TZ_STRLEN_MAX + 1];
-    TimestampTz instant;
+    End end;
     // the id bound of id_instant for entry (a layout does not change while a query runs)
     Entry* entry;
     TimestampTz id_instant;
@@ -291,9 +372,9 @@ bool same_text(int len, const char* kept, text* t)
     return len == (int) VARSIZE_ANY_EXHDR(t) && memcmp(kept, VARDATA_ANY(t), len) == 0;
 }
 
-bool same(const LastBound* b, bool exclusive, int64 x, text* unit, text* zone)
+bool same(const LastBound* b, int variant, int64 x, text* unit, text* zone)
 {
-    return b->valid && b->exclusive == exclusive && b->x == x && b->session == session_timezone &&
+    return b->valid && b->variant == variant && b->x == x && b->session == session_timezone &&
            same_text(b->unit_len, b->unit, unit) && same_text(b->zone_len, b->zone, zone);
 }
 
@@ -307,22 +388,22 @@ bool keep_text(int& len, char* kept, size_t size, text* t)
     return true;
 }
 
-void remember(LastBound* b, bool exclusive, int64 x, text* unit, text* zone, TimestampTz instant)
+void remember(LastBound* b, int variant, int64 x, text* unit, text* zone, End end)
 {
-    b->exclusive = exclusive;
+    b->variant = variant;
     b->x = x;
     b->session = session_timezone;
-    b->instant = instant;
+    b->end = end;
     b->valid = keep_text(b->unit_len, b->unit, sizeof b->unit, unit) &&
                keep_text(b->zone_len, b->zone, sizeof b->zone, zone);
 }
 
-Datum id_bound_datum(FunctionCallInfo fcinfo, Entry* e, TimestampTz instant, bool lower, LastBound* b)
+Datum id_bound_datum(FunctionCallInfo fcinfo, Entry* e, bool lower, LastBound* b)
 {
-    if (b->entry != e || b->id_instant != instant) {
+    if (b->entry != e || b->id_instant != b->end.at) {
         b->entry = nullptr;
-        b->has_id = time_bound(e, instant, lower, false, b->id);
-        b->id_instant = instant;
+        b->has_id = time_bound(e, b->end.at, lower, false, b->id);
+        b->id_instant = b->end.at;
         b->entry = e;
     }
     if (!b->has_id)
@@ -330,78 +411,82 @@ Datum id_bound_datum(FunctionCallInfo fcinfo, Entry* e, TimestampTz instant, boo
     PG_RETURN_INT64(b->id);
 }
 
-// snowflake_timestamp(id)::date >= d (> d: d + 1) where the local time reaches d's midnight;
-// <= d (< d: d - 1) where it is before the next midnight. An infinite d compares above
-// (below) every date a time has.
 Datum date_bound(FunctionCallInfo fcinfo, bool lower)
 {
     DateADT d = PG_GETARG_DATEADT(0);
     Entry* e = entry_for(fcinfo, 1);
     bool exclusive = PG_GETARG_BOOL(2);
     LastBound* b = last_bound(fcinfo);
-    TimestampTz instant;
-    if (DATE_NOT_FINITE(d)) {
-        instant = DATE_IS_NOBEGIN(d) ? DT_NOBEGIN : DT_NOEND;
-    } else {
-        if (same(b, exclusive, d, nullptr, nullptr)) {
-            instant = b->instant;
-        } else {
-            // local midnights as microseconds, beyond timestamptz's range too (saturating)
-            int64 day = (int64) d + (lower ? (exclusive ? 1 : 0) : (exclusive ? 0 : 1));
-            int64 local;
-            if (pg_mul_s64_overflow(day, USECS_PER_DAY, &local))
-                local = day > 0 ? PG_INT64_MAX : PG_INT64_MIN;
-            instant = lower ? first_from_local(session_timezone, local) : last_before_local(session_timezone, local);
-            remember(b, exclusive, d, nullptr, nullptr, instant);
-        }
-    }
-    return id_bound_datum(fcinfo, e, instant, lower, b);
+    if (!same(b, exclusive, d, nullptr, nullptr))
+        remember(b, exclusive, d, nullptr, nullptr, date_end(d, lower, exclusive));
+    return id_bound_datum(fcinfo, e, lower, b);
 }
 
-// date_trunc(unit, time[, zone]) >= x (> x: >= x + 1 microsecond), <= x (< x: <= x - 1).
-// Units under a day truncate the local time in the instant's own offset, so the result is at
-// most the time and less than a unit before it: the bounds are x and x + unit - 1.
 Datum trunc_bound(FunctionCallInfo fcinfo, bool lower)
 {
     for (int i : {0, 1, 3, 4})
         if (PG_ARGISNULL(i))
             PG_RETURN_NULL();
-    text* unit_text = PG_GETARG_TEXT_PP(0);
+    text* unit = PG_GETARG_TEXT_PP(0);
     TimestampTz x = PG_GETARG_TIMESTAMPTZ(1);
     text* zone = PG_ARGISNULL(2) ? nullptr : PG_GETARG_TEXT_PP(2);
     Entry* e = entry_for(fcinfo, 3);
     bool exclusive = PG_GETARG_BOOL(4);
     LastBound* b = last_bound(fcinfo);
-    TimestampTz instant;
-    if (TIMESTAMP_NOT_FINITE(x)) {
-        instant = x;
-    } else {
-        if (exclusive)
-            x += lower ? 1 : -1; // finite timestamps are far from the ends of int64
-        if (same(b, exclusive, x, unit_text, zone)) {
-            instant = b->instant;
-        } else {
-            TruncUnit unit = trunc_unit_of(unit_text);
-            if (unit == TruncUnit::None)
-                ereport(ERROR,
-                        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                         errmsg("unit \"%s\" not supported for snowflake time bounds",
-                                downcase_truncate_identifier(VARDATA_ANY(unit_text), VARSIZE_ANY_EXHDR(unit_text),
-                                                             false)),
-                         errdetail("The units are microseconds, milliseconds, second, minute, hour, day, week, "
-                                   "month, quarter and year.")));
-            const int64 unit_us = trunc_unit_us(unit);
-            pg_tz* tz = session_timezone;
-            if (unit_us > 0)
-                instant = lower ? x : saturating_add(x, unit_us - 1);
-            else if (zone && (tz = zone_named(zone)) == nullptr)
-                instant = lower ? DT_NOBEGIN : DT_NOEND;
-            else
-                instant = lower ? trunc_lower(tz, unit, x) : trunc_upper(tz, unit, x);
-            remember(b, exclusive, x, unit_text, zone, instant);
-        }
-    }
-    return id_bound_datum(fcinfo, e, instant, lower, b);
+    if (!same(b, exclusive, x, unit, zone))
+        remember(b, exclusive, x, unit, zone, trunc_end(unit, x, zone, lower, exclusive));
+    return id_bound_datum(fcinfo, e, lower, b);
+}
+
+// The comparison a predicate makes of the time's date (truncated time) with its value, as the
+// planner passes it to the _exact functions: -2 <, -1 <=, 0 =, 1 >=, 2 >.
+int checked_comparison(int32 cmp)
+{
+    if (cmp < -2 || cmp > 2)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("invalid comparison %d", cmp),
+                        errdetail("The comparison is -2 (<), -1 (<=), 0 (=), 1 (>=) or 2 (>).")));
+    return cmp;
+}
+
+// Whether the ids between the bounds of the predicate (both for =) are exactly the ones it
+// selects: then the planner's guard need not evaluate it row by row.
+template <class EndOf>
+bool exact(int cmp, EndOf end_of)
+{
+    bool exact = true;
+    if (cmp >= 0)
+        exact = end_of(true, cmp == 2).exact;
+    if (exact && cmp <= 0)
+        exact = end_of(false, cmp == -2).exact;
+    return exact;
+}
+
+Datum date_exact(FunctionCallInfo fcinfo)
+{
+    DateADT d = PG_GETARG_DATEADT(0);
+    int cmp = checked_comparison(PG_GETARG_INT32(1));
+    LastBound* b = last_bound(fcinfo);
+    if (!same(b, cmp, d, nullptr, nullptr))
+        remember(b, cmp, d, nullptr, nullptr,
+                 {0, exact(cmp, [&](bool lower, bool exclusive) { return date_end(d, lower, exclusive); })});
+    PG_RETURN_BOOL(b->end.exact);
+}
+
+Datum trunc_exact(FunctionCallInfo fcinfo)
+{
+    for (int i : {0, 1, 3})
+        if (PG_ARGISNULL(i))
+            PG_RETURN_NULL();
+    text* unit = PG_GETARG_TEXT_PP(0);
+    TimestampTz x = PG_GETARG_TIMESTAMPTZ(1);
+    text* zone = PG_ARGISNULL(2) ? nullptr : PG_GETARG_TEXT_PP(2);
+    int cmp = checked_comparison(PG_GETARG_INT32(3));
+    LastBound* b = last_bound(fcinfo);
+    if (!same(b, cmp, x, unit, zone))
+        remember(b, cmp, x, unit, zone, {0, exact(cmp, [&](bool lower, bool exclusive) {
+                                             return trunc_end(unit, x, zone, lower, exclusive);
+                                         })});
+    PG_RETURN_BOOL(b->end.exact);
 }
 
 // The value a date or timestamp compares with a timestamptz as (date2timestamptz_opt_overflow
@@ -486,5 +571,9 @@ Datum idseq_snowflake_date_upper_id(PG_FUNCTION_ARGS) { return date_bound(fcinfo
 Datum idseq_snowflake_trunc_lower_id(PG_FUNCTION_ARGS) { return trunc_bound(fcinfo, true); }
 
 Datum idseq_snowflake_trunc_upper_id(PG_FUNCTION_ARGS) { return trunc_bound(fcinfo, false); }
+
+Datum idseq_snowflake_date_exact(PG_FUNCTION_ARGS) { return date_exact(fcinfo); }
+
+Datum idseq_snowflake_trunc_exact(PG_FUNCTION_ARGS) { return trunc_exact(fcinfo); }
 
 } // extern "C"

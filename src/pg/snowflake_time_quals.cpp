@@ -33,20 +33,23 @@
 // function is STABLE, so the bound is computed when the query runs, in the TimeZone then in
 // force, as for now() (a cached plan may run in another TimeZone than it was planned in).
 //
-// The time read in local time is bounded too, and those predicates keep their place beside
-// their bounds (snowflake_local_time.cpp computes them):
+// The time read in local time is bounded too (snowflake_local_time.cpp computes the bounds):
 //
 //   time::date op d                    id >= idseq_snowflake_date_lower_id(d, layout, >)
 //                                      id <= idseq_snowflake_date_upper_id(d, layout, <)
+//                                      idseq_snowflake_date_exact(d, op) OR time::date op d
 //   date_trunc(unit, time[, zone]) op x
 //                                      id >= idseq_snowflake_trunc_lower_id(unit, x, zone, ...)
 //                                      id <= idseq_snowflake_trunc_upper_id(...)
+//                                      idseq_snowflake_trunc_exact(unit, x, zone, op) OR ...
 //
 // for the units microseconds to year (not decade and longer), a constant unit and zone, and x
 // a timestamptz (or a date or timestamp through idseq_compare_as_timestamptz). Local time
 // does not grow with the instant everywhere (where clocks are set back across midnight a
-// date comes back), so these ids are not always one range: the bounds hold them all, exactly
-// where they are one range, and the predicate stays to give the rows.
+// date comes back), so these ids are not always one range: the bounds hold them all, and
+// the predicate stays, guarded by the _exact function, which tells when the query runs
+// whether the bounds hold exactly its ids (then the predicate is not evaluated per row). A
+// join predicate of these forms keeps its place unguarded, with its bounds beside it.
 //
 // Where it happens: in get_relation_info_hook, which the planner calls for each base
 // relation of a query level after it has preprocessed that level's expressions (defaults and
@@ -150,6 +153,7 @@ Oid known_lower = InvalidOid, known_upper = InvalidOid;
 Oid known_compare_date = InvalidOid, known_compare_timestamp = InvalidOid;
 Oid known_date_lower = InvalidOid, known_date_upper = InvalidOid;
 Oid known_trunc_lower = InvalidOid, known_trunc_upper = InvalidOid;
+Oid known_date_exact = InvalidOid, known_trunc_exact = InvalidOid;
 
 void forget_functions(Datum, int, uint32) { known_timestamp = InvalidOid; }
 
@@ -209,6 +213,8 @@ bool is_snowflake_timestamp(Oid fn)
         function_in(nsp, "idseq_snowflake_trunc_lower_id", {TEXTOID, TIMESTAMPTZOID, TEXTOID, TEXTOID, BOOLOID});
     known_trunc_upper =
         function_in(nsp, "idseq_snowflake_trunc_upper_id", {TEXTOID, TIMESTAMPTZOID, TEXTOID, TEXTOID, BOOLOID});
+    known_date_exact = function_in(nsp, "idseq_snowflake_date_exact", {DATEOID, INT4OID});
+    known_trunc_exact = function_in(nsp, "idseq_snowflake_trunc_exact", {TEXTOID, TIMESTAMPTZOID, TEXTOID, INT4OID});
     known_timestamp = fn;
     return true;
 }
@@ -292,7 +298,7 @@ bool time_side(Node* n, TimeSide& s)
     int nargs = list_length(f->args);
     if (f->funcid == F_DATE_TIMESTAMPTZ && nargs == 1 && is_timestamp_call((Node*) linitial(f->args))) {
         s = {Form::Date, DATEOID, (FuncExpr*) linitial(f->args), nullptr, nullptr};
-        return OidIsValid(known_date_lower) && OidIsValid(known_date_upper);
+        return OidIsValid(known_date_lower) && OidIsValid(known_date_upper) && OidIsValid(known_date_exact);
     }
     if (!((f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMPTZ && nargs == 2) ||
           (f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMPTZ_TEXT && nargs == 3)) ||
@@ -305,19 +311,21 @@ bool time_side(Node* n, TimeSide& s)
     if (trunc_unit_of(DatumGetTextPP(((Const*) unit)->constvalue)) == TruncUnit::None)
         return false;
     s = {Form::Trunc, TIMESTAMPTZOID, (FuncExpr*) lsecond(f->args), unit, zone};
-    return OidIsValid(known_trunc_lower) && OidIsValid(known_trunc_upper);
+    return OidIsValid(known_trunc_lower) && OidIsValid(known_trunc_upper) && OidIsValid(known_trunc_exact);
 }
 
 // A time predicate the rewrite serves: the id expression, the layout, and the bounds on id;
-// join: x reads a column (of another table in a join, or of the id's own row); recheck: the
-// bounds hold the predicate's rows and more (a local-time form), so the predicate stays.
+// join: x reads a column (of another table in a join, or of the id's own row); guard (a
+// local-time form): the bounds may hold more ids than the predicate selects, so the predicate
+// stays, as (exact OR predicate), where exact says when the query runs whether the bounds
+// hold exactly its ids (then the predicate is not evaluated row by row).
 struct Predicate {
     Node* id = nullptr;
     Const* layout = nullptr;
     Node* lower = nullptr;
     Node* upper = nullptr;
+    Node* guard = nullptr;
     bool join = false;
-    bool recheck = false;
 };
 
 // x as the timestamptz the bounds take: a date or timestamp through
@@ -328,6 +336,24 @@ Node* as_timestamptz(Node* x, Oid type)
         return (Node*) copyObjectImpl(x);
     return (Node*) makeFuncExpr(type == DATEOID ? known_compare_date : known_compare_timestamp, TIMESTAMPTZOID,
                                 list_make1(copyObjectImpl(x)), InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+}
+
+// date_trunc's zone as the bounds take it: NULL for the session's TimeZone.
+Node* zone_arg(Node* zone)
+{
+    return zone ? (Node*) copyObjectImpl(zone) : (Node*) makeNullConst(TEXTOID, -1, InvalidOid);
+}
+
+Node* makeInt4(int v)
+{
+    return (Node*) makeConst(INT4OID, -1, InvalidOid, sizeof(int32), Int32GetDatum(v), false, true);
+}
+
+// (exact(args) OR clause)
+Node* guarded(PlannerInfo* root, Node* clause, Oid exact, List* args)
+{
+    Expr* call = (Expr*) makeFuncExpr(exact, BOOLOID, args, InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+    return eval_const_expressions(root, (Node*) makeBoolExpr(OR_EXPR, list_make2(call, copyObjectImpl(clause)), -1));
 }
 
 bool recognise(PlannerInfo* root, Node* clause, Predicate& p)
@@ -388,7 +414,11 @@ bool recognise(PlannerInfo* root, Node* clause, Predicate& p)
     p.id = id;
     p.layout = layout;
     p.join = contain_var_clause(x);
-    p.recheck = s.form != Form::Time;
+    if (s.form == Form::Date)
+        p.guard = guarded(root, clause, known_date_exact, list_make2(copyObjectImpl(x), makeInt4(cmp)));
+    else if (s.form == Form::Trunc)
+        p.guard = guarded(root, clause, known_trunc_exact,
+                          list_make4(copyObjectImpl(s.unit), as_timestamptz(x, x_type), zone_arg(s.zone), makeInt4(cmp)));
     for (bool lower : {true, false}) {
         if (lower ? cmp < 0 : cmp > 0)
             continue;
@@ -404,8 +434,7 @@ bool recognise(PlannerInfo* root, Node* clause, Predicate& p)
             break;
         case Form::Trunc:
             bound = bound_qual(root, id, lower, lower ? known_trunc_lower : known_trunc_upper,
-                               list_make5(copyObjectImpl(s.unit), as_timestamptz(x, x_type),
-                                          s.zone ? copyObjectImpl(s.zone) : (void*) makeNullConst(TEXTOID, -1, InvalidOid),
+                               list_make5(copyObjectImpl(s.unit), as_timestamptz(x, x_type), zone_arg(s.zone),
                                           copyObjectImpl(layout), makeBoolConst(exclusive, false)));
             break;
         }
@@ -457,11 +486,12 @@ List* replacement(PlannerInfo* root, List* clauses, Bitmapset** replaced)
     };
     List* groups = NIL; // of Range*
     List* beside = NIL; // the bounds of join predicates
+    List* guards = NIL; // the local-time predicates, guarded
     int i = 0;
     ListCell* lc;
     foreach (lc, clauses) {
         Predicate p;
-        if (recognise(root, (Node*) lfirst(lc), p) && (p.join || p.recheck)) {
+        if (recognise(root, (Node*) lfirst(lc), p) && p.join) {
             if (p.lower)
                 beside = list_append_unique(beside, p.lower);
             if (p.upper)
@@ -484,6 +514,8 @@ List* replacement(PlannerInfo* root, List* clauses, Bitmapset** replaced)
                 g->lower = list_append_unique(g->lower, p.lower);
             if (p.upper)
                 g->upper = list_append_unique(g->upper, p.upper);
+            if (p.guard)
+                guards = lappend(guards, p.guard);
             *replaced = bms_add_member(*replaced, i);
         }
         i++;
@@ -501,6 +533,7 @@ List* replacement(PlannerInfo* root, List* clauses, Bitmapset** replaced)
         out = list_concat(out, g->lower);
         out = list_concat(out, g->upper);
     }
+    out = list_concat(out, guards);
     foreach (lc, beside)
         if (!list_member(clauses, lfirst(lc))) // idempotent: the hook runs once per base relation
             out = lappend(out, lfirst(lc));

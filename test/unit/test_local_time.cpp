@@ -66,13 +66,17 @@ std::vector<int64_t> critical(const Zone& z, int64_t local)
     return out;
 }
 
+// The bounds hold every instant that qualifies, and say "closed" exactly when every instant
+// after the first (before the last) qualifies.
 void check(const Zone& z, int64_t local)
 {
     const std::vector<ZoneSpan> spans = z.spans();
-    const int64_t first = first_instant_from_local(spans.data(), spans.size(), local);
-    const int64_t last = last_instant_before_local(spans.data(), spans.size(), local);
+    bool first_closed, last_closed;
+    const int64_t first = first_instant_from_local(spans.data(), spans.size(), local, first_closed);
+    const int64_t last = last_instant_before_local(spans.data(), spans.size(), local, last_closed);
     ASSERT_TRUE(z.at_or_past(first, local)) << "local " << local << " first " << first;
     ASSERT_FALSE(z.at_or_past(last, local)) << "local " << local << " last " << last;
+    bool gap_after_first = false, gap_before_last = false;
     for (int64_t t : critical(z, local)) {
         if (t < first) {
             ASSERT_FALSE(z.at_or_past(t, local)) << "local " << local << " first " << first << " t " << t;
@@ -80,7 +84,11 @@ void check(const Zone& z, int64_t local)
         if (t > last) {
             ASSERT_TRUE(z.at_or_past(t, local)) << "local " << local << " last " << last << " t " << t;
         }
+        gap_after_first |= t > first && !z.at_or_past(t, local);
+        gap_before_last |= t < last && z.at_or_past(t, local);
     }
+    ASSERT_EQ(first_closed, !gap_after_first) << "local " << local << " first " << first;
+    ASSERT_EQ(last_closed, !gap_before_last) << "local " << local << " last " << last;
 }
 
 // Local midnights and the times around a zone's changes.
@@ -97,6 +105,18 @@ void check_around(const Zone& z)
         check(z, local);
 }
 
+int64_t first_of(const ZoneSpan* spans, size_t n, int64_t local)
+{
+    bool closed;
+    return first_instant_from_local(spans, n, local, closed);
+}
+
+int64_t last_of(const ZoneSpan* spans, size_t n, int64_t local)
+{
+    bool closed;
+    return last_instant_before_local(spans, n, local, closed);
+}
+
 // Day 10 (from 0, a midnight UTC) at a UTC hour.
 int64_t at(int64_t day, int64_t hour, int64_t minute = 0) { return day * kDay + hour * kHour + minute * kMin; }
 
@@ -108,8 +128,11 @@ TEST(LocalTime, FixedOffsetsAreExact)
         Zone z{o, {}};
         check_around(z);
         const std::vector<ZoneSpan> s = z.spans();
-        EXPECT_EQ(first_instant_from_local(s.data(), s.size(), 10 * kDay), 10 * kDay - o);
-        EXPECT_EQ(last_instant_before_local(s.data(), s.size(), 10 * kDay), 10 * kDay - o - 1);
+        bool closed;
+        EXPECT_EQ(first_instant_from_local(s.data(), s.size(), 10 * kDay, closed), 10 * kDay - o);
+        EXPECT_TRUE(closed);
+        EXPECT_EQ(last_instant_before_local(s.data(), s.size(), 10 * kDay, closed), 10 * kDay - o - 1);
+        EXPECT_TRUE(closed);
     }
 }
 
@@ -121,10 +144,16 @@ TEST(LocalTime, DaylightSavingTime)
     check_around(berlin);
     const std::vector<ZoneSpan> s = berlin.spans();
     // 02:30 local on day 5 never happens: the first instant at or past it is the change.
-    EXPECT_EQ(first_instant_from_local(s.data(), s.size(), at(5, 2, 30)), at(5, 1));
-    // 02:30 local on day 20 happens twice: the first is an hour before the change.
-    EXPECT_EQ(first_instant_from_local(s.data(), s.size(), at(20, 2, 30)), at(20, 0, 30));
-    EXPECT_EQ(last_instant_before_local(s.data(), s.size(), at(20, 2, 30)), at(20, 1, 30) - 1);
+    EXPECT_EQ(first_of(s.data(), s.size(), at(5, 2, 30)), at(5, 1));
+    // 02:30 local on day 20 happens twice: the first is an hour before the change, and the
+    // local times after it dip below 02:30 again.
+    bool closed;
+    EXPECT_EQ(first_instant_from_local(s.data(), s.size(), at(20, 2, 30), closed), at(20, 0, 30));
+    EXPECT_FALSE(closed);
+    EXPECT_EQ(last_of(s.data(), s.size(), at(20, 2, 30)), at(20, 1, 30) - 1);
+    // midnights are one range of instants in Berlin
+    EXPECT_EQ(first_instant_from_local(s.data(), s.size(), 20 * kDay, closed), at(19, 22));
+    EXPECT_TRUE(closed);
     // Australia/Lord_Howe: +10:30, +11 in summer; Asia/Kathmandu's +5:45.
     check_around(Zone{10 * kHour + 30 * kMin, {{at(4, 15, 30), 11 * kHour}, {at(30, 15), 10 * kHour + 30 * kMin}}});
     check_around(Zone{5 * kHour + 30 * kMin, {{at(3, 18, 30), 5 * kHour + 45 * kMin}}});
@@ -138,11 +167,17 @@ TEST(LocalTime, ClocksSetBackAcrossMidnight)
     Zone st_johns{-2 * kHour - 30 * kMin, {{at(7, 2, 31), -3 * kHour - 30 * kMin}}};
     check_around(st_johns);
     const std::vector<ZoneSpan> s = st_johns.spans();
-    EXPECT_EQ(first_instant_from_local(s.data(), s.size(), 7 * kDay), at(7, 2, 30));
-    EXPECT_EQ(last_instant_before_local(s.data(), s.size(), 7 * kDay), at(7, 3, 30) - 1);
-    // A day that begins twice is one set of instants no more: the instants of local day 6
-    // are not one range, and the bounds hold them all.
-    EXPECT_EQ(last_instant_before_local(s.data(), s.size(), 7 * kDay) + 1, at(7, 3, 30));
+    EXPECT_EQ(first_of(s.data(), s.size(), 7 * kDay), at(7, 2, 30));
+    EXPECT_EQ(last_of(s.data(), s.size(), 7 * kDay), at(7, 3, 30) - 1);
+    // The instants of local day 7 (and of day 6) are not one range: the bounds hold them all
+    // and say so.
+    bool closed;
+    first_instant_from_local(s.data(), s.size(), 7 * kDay, closed);
+    EXPECT_FALSE(closed);
+    last_instant_before_local(s.data(), s.size(), 7 * kDay, closed);
+    EXPECT_FALSE(closed);
+    first_instant_from_local(s.data(), s.size(), 8 * kDay, closed);
+    EXPECT_TRUE(closed);
 }
 
 TEST(LocalTime, SkippedAndRepeatedDays)
@@ -152,9 +187,9 @@ TEST(LocalTime, SkippedAndRepeatedDays)
     Zone apia{-10 * kHour, {{at(30, 10), 14 * kHour}}};
     check_around(apia);
     const std::vector<ZoneSpan> s = apia.spans();
-    EXPECT_EQ(first_instant_from_local(s.data(), s.size(), 30 * kDay), at(30, 10));
-    EXPECT_EQ(first_instant_from_local(s.data(), s.size(), 31 * kDay), at(30, 10));
-    EXPECT_EQ(last_instant_before_local(s.data(), s.size(), 31 * kDay), at(30, 10) - 1);
+    EXPECT_EQ(first_of(s.data(), s.size(), 30 * kDay), at(30, 10));
+    EXPECT_EQ(first_of(s.data(), s.size(), 31 * kDay), at(30, 10));
+    EXPECT_EQ(last_of(s.data(), s.size(), 31 * kDay), at(30, 10) - 1);
     // The other way (Alaska in 1867): +14 until day 12 09:00 UTC, then -10; a day comes twice.
     check_around(Zone{14 * kHour, {{at(12, 9), -10 * kHour}}});
 }
@@ -182,17 +217,17 @@ TEST(LocalTime, SpansNotCoveringTheWindowGiveItsEdges)
 {
     const int64_t local = 10 * kDay;
     const std::vector<ZoneSpan> short_spans = {{local - kDay, local + kDay, 0}};
-    EXPECT_EQ(first_instant_from_local(short_spans.data(), 1, local), local - kZoneWindowUs);
-    EXPECT_EQ(last_instant_before_local(short_spans.data(), 1, local), local + kZoneWindowUs - 1);
+    EXPECT_EQ(first_of(short_spans.data(), 1, local), local - kZoneWindowUs);
+    EXPECT_EQ(last_of(short_spans.data(), 1, local), local + kZoneWindowUs - 1);
     const std::vector<ZoneSpan> gap = {{-kFar, local, 0}, {local + 1, kFar, 0}};
-    EXPECT_EQ(first_instant_from_local(gap.data(), 2, local), local - kZoneWindowUs);
+    EXPECT_EQ(first_of(gap.data(), 2, local), local - kZoneWindowUs);
     const std::vector<ZoneSpan> huge = {{-kFar, kFar, kZoneWindowUs}};
-    EXPECT_EQ(first_instant_from_local(huge.data(), 1, local), local - kZoneWindowUs);
-    EXPECT_EQ(first_instant_from_local(nullptr, 0, local), local - kZoneWindowUs);
+    EXPECT_EQ(first_of(huge.data(), 1, local), local - kZoneWindowUs);
+    EXPECT_EQ(first_of(nullptr, 0, local), local - kZoneWindowUs);
     // near the ends of int64 the edges saturate
     const std::vector<ZoneSpan> all = {{std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), 0}};
-    EXPECT_EQ(first_instant_from_local(all.data(), 1, std::numeric_limits<int64_t>::min() + 5),
+    EXPECT_EQ(first_of(all.data(), 1, std::numeric_limits<int64_t>::min() + 5),
               std::numeric_limits<int64_t>::min());
-    EXPECT_EQ(last_instant_before_local(all.data(), 1, std::numeric_limits<int64_t>::max() - 5),
+    EXPECT_EQ(last_of(all.data(), 1, std::numeric_limits<int64_t>::max() - 5),
               std::numeric_limits<int64_t>::max());
 }
