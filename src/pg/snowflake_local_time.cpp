@@ -24,10 +24,10 @@
 // holding it otherwise). The planner keeps the predicate as (exact OR predicate): the _exact
 // function, computed once for the query like the bounds (its answer is kept per call site),
 // spares the predicate's evaluation on every row where the range is exact, and where it is
-// not the predicate gives the rows. The instants come from PostgreSQL's own time zone code: a date's
-// instants from the offsets timestamp2tm (which timestamptz::date and date_trunc call) gives
-// each instant, a truncated time's instant from DetermineTimeZoneOffset and tm2timestamp, as
-// date_trunc computes it.
+// not the predicate gives the rows. The instants come from PostgreSQL's own time zone code:
+// a date's instants from the offsets timestamp2tm (which timestamptz::date and date_trunc
+// call) gives each instant, a truncated time's instant from DetermineTimeZoneOffset and
+// tm2timestamp, as date_trunc computes it.
 //
 // Every bound assumes UTC offsets shorter than a week (idseq::kZoneWindowUs): PostgreSQL
 // accepts at most 167:59:59. Where PostgreSQL's time zone code cannot answer (an instant near
@@ -98,14 +98,14 @@ bool zone_spans(pg_tz* tz, int64 local, idseq::ZoneSpan* spans, int& n)
         fsec_t fsec;
         int tzoff; // seconds west of UTC
         if (timestamp2tm(t, &tzoff, &tm, &fsec, nullptr, tz) != 0)
-            return false;
+            break;
         pg_time_t sec = (pg_time_t) (floor_div(t, USECS_PER_SEC) + kPgToUnixSec);
         long int before_off, after_off;
         int before_dst, after_dst;
         pg_time_t boundary;
         int r = pg_next_dst_boundary(&sec, &before_off, &before_dst, &boundary, &after_off, &after_dst, tz);
         if (r < 0)
-            return false;
+            break;
         int64 end = PG_INT64_MAX;
         if (r == 1 && boundary - kPgToUnixSec < END_TIMESTAMP / USECS_PER_SEC)
             end = (int64) (boundary - kPgToUnixSec) * USECS_PER_SEC;
