@@ -20,4 +20,18 @@ SELECT bench.compare_queries('time predicate',
     'WHERE id >= snowflake_min_id(..) AND id < snowflake_min_id(..)',
     $$SELECT count(*) FROM bench.tq_ev
        WHERE id >= snowflake_min_id(now() - interval '24 hours') AND id < snowflake_min_id(now() - interval '23 hours')$$);
+-- The date forms: the time against a date (replaced by the range as the timestamptz form is),
+-- and the time's date (the range, with the predicate kept beside it), beside the range of the
+-- same day written by hand.
+SELECT bench.compare_queries('time predicate',
+    format('count(*) WHERE snowflake_timestamp(id) >= current_date - 1 [%s rows, ns/query]', :tq_rows),
+    $$SELECT count(*) FROM bench.tq_ev WHERE snowflake_timestamp(id) >= current_date - 1$$,
+    'WHERE id >= snowflake_min_id(current_date - 1)',
+    $$SELECT count(*) FROM bench.tq_ev WHERE id >= snowflake_min_id((current_date - 1)::timestamptz)$$);
+SELECT bench.compare_queries('time predicate',
+    format('count(*) WHERE snowflake_timestamp(id)::date = current_date - 1 [%s rows, ns/query]', :tq_rows),
+    $$SELECT count(*) FROM bench.tq_ev WHERE snowflake_timestamp(id)::date = current_date - 1$$,
+    'WHERE id >= snowflake_min_id(..) AND id < snowflake_min_id(..)',
+    $$SELECT count(*) FROM bench.tq_ev
+       WHERE id >= snowflake_min_id((current_date - 1)::timestamptz) AND id < snowflake_min_id(current_date::timestamptz)$$);
 DROP TABLE bench.tq_ev;

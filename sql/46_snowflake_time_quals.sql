@@ -252,5 +252,121 @@ SELECT state FROM expect_error($$SELECT snowflake_timestamp(idseq_snowflake_uppe
 -- a volatile operand is not copied into a second evaluation
 SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) >= clock_timestamp() - interval '1 hour'$$);
 
+-- Dates and timestamps without time zone: PostgreSQL compares them with a timestamptz as
+-- their midnight (themselves) in the session's TimeZone, a value computed when the query
+-- runs. The bounds take it through idseq_compare_as_timestamptz and replace the predicate,
+-- at run time in every plan (a cached plan may run again in another TimeZone).
+SET timezone = 'Europe/Berlin';
+SET enable_seqscan = off;
+SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) >= current_date - 1$$);
+SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) < '2024-01-02'::date$$);
+SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id) >= localtimestamp - interval '1 hour'$$);
+SELECT plans($$SELECT * FROM ev WHERE '2024-01-02'::date <= snowflake_timestamp(id)$$);
+-- midnight in Berlin is 23:00 UTC: one id a minute from then
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id) >= '2024-01-02'::date;
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id) BETWEEN '2024-01-01'::date AND '2024-01-02'::date;
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id) > '2024-01-01 12:00:00'::timestamp;
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id) = '2024-01-01 12:00:00'::timestamp;
+-- Each form, each operator, both orders, against a scan that cannot use the bounds (the
+-- predicate under IS TRUE is planned as written), in zones east and west of UTC.
+CREATE FUNCTION differing(zone text) RETURNS SETOF text LANGUAGE plpgsql AS $f$
+DECLARE p text; d date; n_range bigint; n_scan bigint;
+BEGIN
+    EXECUTE format('SET LOCAL timezone = %L', zone);
+    FOREACH p IN ARRAY ARRAY[
+        'snowflake_timestamp(id) >= %L::date', 'snowflake_timestamp(id) > %L::date',
+        'snowflake_timestamp(id) <= %L::date', '%L::date > snowflake_timestamp(id)',
+        'snowflake_timestamp(id) = %L::date', 'snowflake_timestamp(id) < %L::timestamp + interval ''90 minutes''',
+        'snowflake_timestamp(id)::date = %L', 'snowflake_timestamp(id)::date > %L', '%L >= snowflake_timestamp(id)::date',
+        'snowflake_timestamp(id)::date BETWEEN %L::date - 1 AND %L',
+        'date_trunc(''day'', snowflake_timestamp(id)) = %L::date', 'date_trunc(''day'', snowflake_timestamp(id)) < %L::date',
+        'date_trunc(''hour'', snowflake_timestamp(id)) >= %L::timestamptz + interval ''150 minutes''',
+        'date_trunc(''month'', snowflake_timestamp(id)) <= %L::date',
+        'date_trunc(''week'', snowflake_timestamp(id)) = date_trunc(''week'', %L::timestamptz)',
+        'date_trunc(''day'', snowflake_timestamp(id), ''Asia/Kathmandu'') = %L::timestamp - interval ''5 hours 45 minutes'''] LOOP
+        FOR d IN SELECT '2023-12-31'::date + g FROM generate_series(0, 3) g LOOP
+            EXECUTE format('SELECT count(*) FROM ev WHERE ' || p, d, d) INTO n_range;
+            EXECUTE format('SELECT count(*) FROM ev WHERE (' || p || ') IS TRUE', d, d) INTO n_scan;
+            IF n_range <> n_scan THEN RETURN NEXT format('%s with %s: %s rows, a scan %s', p, d, n_range, n_scan); END IF;
+        END LOOP;
+    END LOOP;
+END $f$;
+BEGIN;
+SELECT zone, count(differing) AS differing
+  FROM unnest(ARRAY['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kathmandu', 'Pacific/Kiritimati']) zone
+  LEFT JOIN LATERAL differing(zone) ON true GROUP BY zone ORDER BY zone;
+COMMIT;
+-- A date or timestamp past timestamptz's range compares above every time (and the cast of
+-- one raises an error); infinities as usual.
+SET timezone = 'America/New_York';
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id) < '294276-12-31 23:00:00'::timestamp;
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id) >= '5874897-12-31'::date;
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id) <= 'infinity'::date;
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id) > '-infinity'::timestamp;
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id)::date < 'infinity';
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id)::date <= '-infinity';
+SELECT state, message FROM expect_error($$SELECT '294276-12-31 23:00:00'::timestamp::timestamptz$$);
+SELECT idseq_compare_as_timestamptz('294276-12-31 23:00:00'::timestamp) AS past_the_range,
+       idseq_compare_as_timestamptz('2024-07-01'::date) AS midnight_in_new_york;
+
+-- The date of the time (snowflake_timestamp(id)::date) and date_trunc of it read the time in
+-- the session's TimeZone (date_trunc(unit, time, zone) in that zone): the bounds hold every
+-- id whose date (truncated time) qualifies, and the predicate stays, guarded by a function
+-- that tells when the query starts whether the bounds hold exactly those ids.
+SET timezone = 'Asia/Kathmandu';
+SELECT plans($$SELECT * FROM ev WHERE snowflake_timestamp(id)::date = '2024-01-02'$$);
+SELECT count(*) FROM ev WHERE snowflake_timestamp(id)::date = '2024-01-02';
+SELECT plans($$SELECT * FROM ev WHERE date_trunc('month', snowflake_timestamp(id), 'Europe/Paris') = '2024-01-01 00:00:00+01'$$);
+SELECT plans($$SELECT * FROM ev WHERE date_trunc('day', snowflake_timestamp(id)) >= current_date - 1$$);
+-- A day whose date comes back: America/St_Johns set its clocks back from 00:01 on 7 November
+-- 2010 to 23:01 on the 6th, so the 7th's first minute comes before the 6th's last hour.
+CREATE TABLE sj (id bigint PRIMARY KEY);
+INSERT INTO sj SELECT snowflake_pack('snowflake', '2010-11-07 02:00:00+00'::timestamptz + g * interval '20 seconds')
+  FROM generate_series(0, 359) g;
+ANALYZE sj;
+SET timezone = 'America/St_Johns';
+SELECT d, (SELECT count(*) FROM sj WHERE snowflake_timestamp(id)::date = d) AS range,
+       (SELECT count(*) FROM sj WHERE (snowflake_timestamp(id)::date = d) IS TRUE) AS scan,
+       (SELECT count(*) FROM sj WHERE date_trunc('day', snowflake_timestamp(id)) = d) AS trunc_range,
+       (SELECT count(*) FROM sj WHERE (date_trunc('day', snowflake_timestamp(id)) = d) IS TRUE) AS trunc_scan
+  FROM unnest(ARRAY['2010-11-06', '2010-11-07']::date[]) d;
+SELECT snowflake_timestamp(idseq_snowflake_date_lower_id('2010-11-07', 'snowflake', false)) AS first_of_the_7th,
+       snowflake_timestamp(idseq_snowflake_date_upper_id('2010-11-06', 'snowflake', false)) AS last_of_the_6th;
+-- so the bounds of those days are not exact, and the predicate is evaluated on their ids;
+-- those of the next day are
+SELECT d, cmp, idseq_snowflake_date_exact(d, cmp) AS date_exact, idseq_snowflake_trunc_exact('day', d, NULL, cmp) AS trunc_exact
+  FROM unnest(ARRAY['2010-11-06', '2010-11-07', '2010-11-08']::date[]) d, unnest(ARRAY[-1, 0, 1]) cmp ORDER BY d, cmp;
+SELECT idseq_snowflake_trunc_exact('hour', '2010-11-08 00:00:00+00', NULL, 0) AS hour_exact,
+       idseq_snowflake_date_exact('infinity', 0) AS infinity_exact;
+SELECT state, message FROM expect_error($$SELECT idseq_snowflake_date_exact(current_date, 3)$$);
+DROP TABLE sj;
+SELECT state, message FROM expect_error($$SELECT idseq_snowflake_trunc_lower_id('dow', now(), NULL, 'snowflake', false)$$);
+
+-- Prepared statements: a generic plan computes the bounds when it runs, in the TimeZone
+-- then in force; so does a custom plan.
+SET timezone = 'UTC';
+PREPARE dq(date) AS SELECT count(*) FROM ev WHERE snowflake_timestamp(id)::date = $1;
+PREPARE tq(date) AS SELECT count(*) FROM ev WHERE snowflake_timestamp(id) >= $1;
+SET plan_cache_mode = force_generic_plan;
+SELECT plans('EXECUTE dq(''2024-01-02'')');
+EXECUTE dq('2024-01-02');
+EXECUTE tq('2024-01-02');
+SET timezone = 'Australia/Lord_Howe';
+EXECUTE dq('2024-01-02');
+EXECUTE tq('2024-01-02');
+SELECT count(*) FROM ev WHERE (snowflake_timestamp(id)::date = '2024-01-02') IS TRUE;
+SET plan_cache_mode = force_custom_plan;
+SELECT plans('EXECUTE tq(''2024-01-02'')');
+EXECUTE tq('2024-01-02');
+RESET plan_cache_mode;
+DEALLOCATE dq;
+DEALLOCATE tq;
+-- Partitions are pruned when the query starts.
+RESET enable_seqscan;
+SELECT analyzed($$SELECT count(*) FROM pev WHERE snowflake_timestamp(id)::date = '2024-01-02'$$);
+SELECT analyzed($$SELECT count(*) FROM pev WHERE snowflake_timestamp(id) < '2024-01-01'::date + 1$$);
+SET timezone = 'UTC';
+DROP FUNCTION differing(text);
+
 DROP TABLE ev, pev, cev, nev, marks CASCADE;
 DROP FUNCTION plans(text);

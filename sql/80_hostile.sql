@@ -541,6 +541,30 @@ SELECT * FROM pg_temp.hostile('snowflake_unpack',
     $$SELECT idseq_snowflake_upper_id('infinity', repeat('x', 1000000), true)$$);
 -- every bigint from 0 up unpacks (the sign bit is the only invalid one); the extremes:
 SELECT (snowflake_unpack(9223372036854775807)).*, (snowflake_unpack(0)).*;
+-- the bounds of time predicates in local time: unknown layouts and units are refused; the
+-- ends of the date and timestamp ranges and layouts near them give bounds, not errors
+SELECT snowflake_create_layout('hostile_node_first', '2020-01-01 00:00:00+00', 'node:4,time:41,seq:12');
+SELECT * FROM pg_temp.hostile('time bounds',
+    $$SELECT idseq_snowflake_date_lower_id(current_date, 'nosuch', false)$$,
+    $$SELECT idseq_snowflake_date_upper_id('5874897-12-31', repeat('x', 1000000), true)$$,
+    $$SELECT idseq_snowflake_date_lower_id(current_date, 'hostile_node_first', false)$$,
+    $$SELECT idseq_snowflake_trunc_lower_id('fortnight', now(), NULL, 'snowflake', false)$$,
+    $$SELECT idseq_snowflake_trunc_lower_id(repeat('x', 1000000), now(), 'UTC', 'snowflake', false)$$,
+    $$SELECT idseq_snowflake_trunc_upper_id('day', now(), repeat('x', 1000000), 'nosuch', true)$$,
+    $$SELECT idseq_snowflake_trunc_upper_id('day', now(), 'UTC', 'hostile_node_first', true)$$,
+    $$SELECT idseq_snowflake_date_exact(current_date, -2147483648)$$,
+    $$SELECT idseq_snowflake_trunc_exact('day', now(), NULL, 3)$$,
+    $$SELECT idseq_snowflake_trunc_exact(repeat('x', 1000000), now(), repeat('x', 1000000), 0)$$);
+SELECT d, idseq_snowflake_date_lower_id(d, l, false) AS date_lower, idseq_snowflake_date_upper_id(d, l, true) AS date_upper,
+       idseq_snowflake_trunc_lower_id('year', idseq_compare_as_timestamptz(d), NULL, l, true) AS year_lower,
+       idseq_snowflake_trunc_upper_id('week', idseq_compare_as_timestamptz(d), 'America/St_Johns', l, false) AS week_upper,
+       idseq_snowflake_trunc_lower_id('day', idseq_compare_as_timestamptz(d), 'no/such zone', l, false) AS unknown_zone,
+       idseq_snowflake_date_exact(d, 0) AND idseq_snowflake_trunc_exact('week', idseq_compare_as_timestamptz(d), 'EST', 0)
+           AS exact
+  FROM unnest(ARRAY['4714-11-24 BC', '4713-01-01 BC', '2000-01-01', '200000-01-01', '294276-12-31',
+                    '5874897-12-31', '-infinity', 'infinity']::date[]) d,
+       unnest(ARRAY['hostile_ancient', 'hostile_future', 'snowflake']) l
+ ORDER BY l, d;
 SELECT * FROM pg_temp.hostile('snowflake_nextval',
     $$SELECT snowflake_nextval('nosuch')$$,
     $$SELECT snowflake_nextval('')$$,

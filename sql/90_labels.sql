@@ -63,7 +63,19 @@ INSERT INTO label_exceptions VALUES
     ('snowflake_retire_partitions', 'v', 'u', false, 'DDL: detaches or drops partitions'),
     ('idseq_sf_partition_parent', 'v', 'u', false, 'locks the parent of snowflake_create_partitions'),
     ('idseq_sf_partition_list', 'v', 'u', false, 'reads the catalogs as they are now (after the lock)'),
-    ('idseq_sf_partition_as_owner', 'v', 'u', true, 'runs a statement (partition DDL) as the owner of a table');
+    ('idseq_sf_partition_as_owner', 'v', 'u', true, 'runs a statement (partition DDL) as the owner of a table'),
+    -- bounds of time predicates that read the session's TimeZone, as the comparisons they
+    -- bound do (date with timestamptz, timestamptz::date, date_trunc)
+    ('idseq_compare_as_timestamptz', 's', 's', true, 'a date or timestamp in the session''s TimeZone'),
+    ('idseq_snowflake_date_lower_id', 's', 's', true, 'dates in the session''s TimeZone'),
+    ('idseq_snowflake_date_upper_id', 's', 's', true, 'dates in the session''s TimeZone'),
+    ('idseq_snowflake_trunc_lower_id', 's', 's', false,
+     'date_trunc in the session''s TimeZone; a NULL zone means that TimeZone'),
+    ('idseq_snowflake_trunc_upper_id', 's', 's', false,
+     'date_trunc in the session''s TimeZone; a NULL zone means that TimeZone'),
+    ('idseq_snowflake_date_exact', 's', 's', true, 'dates in the session''s TimeZone'),
+    ('idseq_snowflake_trunc_exact', 's', 's', false,
+     'date_trunc in the session''s TimeZone; a NULL zone means that TimeZone');
 CREATE TEMP VIEW label_rules AS
 SELECT f.proname, f.args, f.prokind, f.provolatile, f.proparallel, f.proisstrict,
        coalesce(x.vol, CASE WHEN f.result IN ('trigger', 'event_trigger') THEN 'v' ELSE 'i' END::"char") AS want_vol,

@@ -147,7 +147,7 @@ DECLARE l text; r text := '';
 BEGIN
     FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
         IF l ~ 'Index Cond: .*\mid [<>]=' THEN r := r || 'index '; END IF;
-        IF l ~ 'One-Time Filter: (NULL|false)' THEN r := r || 'empty '; END IF;
+        IF l ~ 'One-Time Filter: \(?(NULL|false)' THEN r := r || 'empty '; END IF;
         IF l ~ 'idseq_snowflake_(lower|upper)_id|\mid [<>]= ''' THEN r := r || 'derived '; END IF;
     END LOOP;
     RETURN r;
@@ -202,22 +202,29 @@ $node->psql('postgres', $script, stdout => \$out, stderr => \$err, extra_params 
     on_error_stop => 1);
 is($err, '', 'the differential script ran without an error');
 
-my (%result, $pending);
-for my $line (split /\n/, $out) {
-    next if $line =~ /^(SET|RESET|CREATE|PREPARE|DEALLOCATE)/ || $line eq '';
-    if ($line =~ /^(generic-part|generic-plain|custom-part)$/) {
-        $pending = $1;
-        next;
+# A script's output as {predicate}{shape} = "count|sum": lines "k|shape|count|sum", and the
+# rows of a prepared statement ("k|count|sum") after a line that names the shape.
+sub results_of {
+    my ($output) = @_;
+    my (%r, $pending);
+    for my $line (split /\n/, $output) {
+        next if $line =~ /^(SET|RESET|CREATE|PREPARE|DEALLOCATE)/ || $line eq '';
+        if ($line =~ /^([a-z-]+)$/) {
+            $pending = $1;
+            next;
+        }
+        if (defined $pending) {
+            my ($k, $rest) = split /\|/, $line, 2;
+            $r{$k}{$pending} = $rest;
+            undef $pending;
+            next;
+        }
+        my ($k, $shape, $rest) = split /\|/, $line, 3;
+        $r{$k}{$shape} = $rest;
     }
-    if (defined $pending) {
-        my ($k, $rest) = split /\|/, $line, 2;
-        $result{$k}{$pending} = $rest;
-        undef $pending;
-        next;
-    }
-    my ($k, $shape, $rest) = split /\|/, $line, 3;
-    $result{$k}{$shape} = $rest;
+    return %r;
 }
+my %result = results_of($out);
 
 my ($differ, $planned, $unplanned, $node_first_derived, $empty, $runtime) = (0, 0, 0, 0, 0, 0);
 for my $k (0 .. $#preds) {
@@ -271,6 +278,243 @@ unlike($without, qr/idseq_snowflake/, 'and get no derived condition');
 my $first = $node->safe_psql('postgres', "SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT * FROM d_snowflake WHERE snowflake_timestamp(id) >= '2020-01-01 00:00:00+00';");
 like($first, qr/Index Cond: \(id >= '\d+'::bigint\)/, 'the first query of a fresh session gets the derived condition');
+
+# ---- dates, timestamps and local time, across time zones ----
+# The other forms of time predicates: the time compared with a date or a timestamp without
+# time zone (replaced by the range), the time's date (snowflake_timestamp(id)::date) and
+# date_trunc of it, with and without a zone (kept beside their bounds). Ids crowd around the
+# zones' transitions (found from the offsets themselves), and at the local midnights near
+# them, on the built-in layout and on one of 15-minute units that start at 7 past; the
+# values compared with are the dates and midnights around the transitions, the transitions
+# a microsecond either side, and their truncations. Each predicate runs in a session time
+# zone of its own -- ones that change by an hour, by 30 minutes (Australia/Lord_Howe), one
+# at +5:45, America/St_Johns (whose clocks went back across midnight until 2011), Pacific/Apia
+# (which skipped 30 December 2011), a POSIX zone 100 hours west -- as a literal (index and
+# sequential scans, a table partitioned BY RANGE (id)), and as generic and custom plans of a
+# prepared statement, the generic one also run again in another time zone than it was
+# planned in. Every result must be a sequential scan's with no derived condition, and every
+# literal plan must scan the index with the id range (for the local-time forms with the
+# predicate beside it).
+my @zones = ('UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu',
+    'America/St_Johns', 'Pacific/Apia', 'XXX+100');
+my @lt_layouts = ('snowflake', 'lt_quarter');
+my $lt_setup = qq{
+SELECT setseed(@{[ ($seed % 1999) / 1000 - 0.999 ]});
+SELECT snowflake_create_layout('lt_quarter', '2010-01-01 00:07:00+00', 'time:36,seq:4', '15 minutes');
+CREATE TABLE lt_transitions (zone text, t timestamptz);
+CREATE TABLE lt_instants (t timestamptz);
+};
+for my $z (@zones) {
+    # the first hour of each new offset from 2010-11-05 to 2030; a few of them, and the ones
+    # that make the hard cases
+    $lt_setup .= qq{
+SET timezone = '$z';
+INSERT INTO lt_transitions
+SELECT '$z', t FROM (
+    SELECT t, extract(timezone FROM t) AS o, lag(extract(timezone FROM t)) OVER (ORDER BY t) AS before
+      FROM generate_series('2010-11-05 00:00:00+00'::timestamptz, '2031-01-01 00:00:00+00', '1 hour') t) s
+ WHERE o <> before
+   AND (random() < 0.15 OR t BETWEEN '2010-11-07' AND '2010-11-08' OR t BETWEEN '2011-12-29' AND '2011-12-31');
+INSERT INTO lt_instants
+SELECT t + (random() - 0.5) * interval '72 hours' FROM lt_transitions, generate_series(1, 40) WHERE zone = '$z'
+UNION ALL
+SELECT (date(t) + d)::timestamptz + e * interval '1 millisecond'
+  FROM lt_transitions, generate_series(-1, 1) d, generate_series(-1, 1) e WHERE zone = '$z'
+UNION ALL
+SELECT date_trunc('month', t) + e * interval '1 millisecond' FROM lt_transitions, generate_series(-1, 1) e WHERE zone = '$z';
+};
+}
+$lt_setup .= q{
+SET timezone = 'UTC';
+INSERT INTO lt_instants SELECT '2010-11-05'::timestamptz + random() * interval '20 years' FROM generate_series(1, 600);
+};
+for my $l (@lt_layouts) {
+    $lt_setup .= qq{
+CREATE TABLE lt_$l (id bigint PRIMARY KEY, lay text NOT NULL);
+INSERT INTO lt_$l SELECT snowflake_pack('$l', t, seq => (random() * 15)::int), '$l' FROM lt_instants
+ WHERE t >= '2010-11-05' ON CONFLICT DO NOTHING;
+CREATE TABLE lp_$l (id bigint, lay text NOT NULL) PARTITION BY RANGE (id);
+CREATE INDEX ON lp_$l (id);
+CREATE TABLE lp_${l}_1 PARTITION OF lp_$l FOR VALUES FROM (MINVALUE) TO (snowflake_min_id('2014-01-01', '$l'));
+CREATE TABLE lp_${l}_2 PARTITION OF lp_$l
+    FOR VALUES FROM (snowflake_min_id('2014-01-01', '$l')) TO (snowflake_min_id('2020-01-01', '$l'));
+CREATE TABLE lp_${l}_3 PARTITION OF lp_$l FOR VALUES FROM (snowflake_min_id('2020-01-01', '$l')) TO (MAXVALUE);
+INSERT INTO lp_$l SELECT * FROM lt_$l;
+};
+}
+$lt_setup .= "VACUUM ANALYZE;\n";
+$node->safe_psql('postgres', $lt_setup);
+my %lt_rows = map { $_ => $node->safe_psql('postgres', "SELECT count(*) FROM lt_$_") } @lt_layouts;
+note("local-time data: " . join(', ', map { "$lt_rows{$_} ids of $_" } @lt_layouts));
+
+# the values compared with, per zone and type
+my (%dates, %stamps, %tzs);
+for my $z (@zones) {
+    my $sql = qq{SET timezone = '$z';
+SET DateStyle = 'ISO';
+SELECT 'd', ((t AT TIME ZONE '$z')::date + d)::text FROM lt_transitions, generate_series(-1, 1) d WHERE zone = '$z'
+UNION ALL SELECT 'd', date_trunc('month', t AT TIME ZONE '$z')::date::text FROM lt_transitions WHERE zone = '$z'
+UNION ALL SELECT 's', ((t AT TIME ZONE '$z')::date + d)::timestamp::text
+  FROM lt_transitions, generate_series(0, 1) d WHERE zone = '$z'
+UNION ALL SELECT 's', ((t AT TIME ZONE '$z') + e * interval '30 minutes')::text
+  FROM lt_transitions, generate_series(-1, 1) e WHERE zone = '$z'
+UNION ALL SELECT 'z', (t + e * interval '1 microsecond')::text FROM lt_transitions, generate_series(-1, 1) e WHERE zone = '$z'
+UNION ALL SELECT 'z', date_trunc('day', t)::text FROM lt_transitions WHERE zone = '$z'
+UNION ALL SELECT 'd', v FROM unnest(ARRAY['2011-12-30', '2011-12-31', '2010-11-07', '2024-02-29', 'infinity', '-infinity',
+                                          '5874897-12-31']) v
+UNION ALL SELECT 's', v FROM unnest(ARRAY['2010-11-07 00:00:30', 'infinity', '294276-12-31 23:00:00']) v;};
+    for my $line (split /\n/, $node->safe_psql('postgres', $sql)) {
+        my ($kind, $v) = split /\|/, $line, 2;
+        next unless defined $v;
+        push @{ { d => \%dates, s => \%stamps, z => \%tzs }->{$kind}{$z} }, $v;
+    }
+}
+# zones without transitions (UTC, the POSIX zone) take the values of a real zone too
+for my $z (grep { !$tzs{$_} } @zones) {
+    push @{ $_->{$z} }, @{ $_->{'America/New_York'} } for (\%dates, \%stamps, \%tzs);
+}
+
+my @trunc_units = ('day', 'day', 'week', 'month', 'quarter', 'year', 'hour', 'minute');
+my @lt_preds;    # [zone, other zone, layout, predicate with %L and $1/$2, [types], [values]]
+sub pick { my $a = shift; return $a->[ int(rand(@$a)) ]; }
+for my $k (0 .. 319) {
+    my $z = $zones[ $k % @zones ];
+    my $other = pick(\@zones);
+    my $l = pick(\@lt_layouts);
+    my $op = pick(\@ops);
+    my $flip = rand() < 0.3;
+    my $form = pick([qw(date stamp date_cast date_cast trunc trunc trunc_zone between cast_between)]);
+    my ($side, $type, $pred, @v, @types);
+    my $d = pick($dates{$z});
+    if ($form eq 'date' || $form eq 'stamp') {
+        $type = $form eq 'date' ? 'date' : 'timestamp';
+        @v = (pick($form eq 'date' ? $dates{$z} : $stamps{$z}));
+        $side = 'snowflake_timestamp(id%L)';
+    } elsif ($form eq 'date_cast') {
+        $type = 'date';
+        @v = ($d);
+        $side = 'snowflake_timestamp(id%L)::date';
+    } elsif ($form eq 'between' || $form eq 'cast_between') {
+        my @two = (pick($dates{$z}), pick($dates{$z}));
+        @two = sort @two;
+        my $s = $form eq 'between' ? 'snowflake_timestamp(id%L)' : 'snowflake_timestamp(id%L)::date';
+        push @lt_preds, [ $z, $other, $l, "$s BETWEEN \$1 AND \$2", [ 'date', 'date' ], [@two] ];
+        next;
+    } else {
+        my $unit = pick(\@trunc_units);
+        my $zone_arg = $form eq 'trunc_zone' ? ", '" . pick([ grep { $_ ne 'XXX+100' } @zones, 'EST' ]) . "'" : '';
+        $side = "date_trunc('$unit', snowflake_timestamp(id%L)$zone_arg)";
+        my $r = rand();
+        ($type, @v) = $r < 0.4 ? ('timestamptz', pick($tzs{$z})) : $r < 0.7 ? ('date', $d) : ('timestamp', pick($stamps{$z}));
+        if (rand() < 0.5 && $type eq 'timestamptz') {
+            # a truncated value, which equality can meet
+            push @lt_preds, [ $z, $other, $l,
+                $flip ? "date_trunc('$unit', \$1$zone_arg) $flip{$op} $side" : "$side $op date_trunc('$unit', \$1$zone_arg)",
+                ['timestamptz'], [@v] ];
+            next;
+        }
+    }
+    $pred = $flip ? "\$1 $flip{$op} $side" : "$side $op \$1";
+    push @lt_preds, [ $z, $other, $l, $pred, [$type], [@v] ];
+}
+note(scalar(@lt_preds) . ' local-time predicates in ' . scalar(@zones) . ' zones');
+
+my $lt_script = q{
+CREATE FUNCTION lt_plan(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE l text; r text := '';
+BEGIN
+    FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        IF l ~ 'Index Cond: .*\mid [<>]=' THEN r := r || 'range '; END IF;
+        IF l ~ 'Filter: .*snowflake_timestamp' THEN r := r || 'kept '; END IF;
+        IF l ~ 'One-Time Filter: \(?(NULL|false)' THEN r := r || 'empty '; END IF;
+    END LOOP;
+    RETURN r;
+END $$;
+SET DateStyle = 'ISO';
+};
+for my $k (0 .. $#lt_preds) {
+    my ($z, $other, $l, $pred, $types, $v) = @{ $lt_preds[$k] };
+    my $with = sub {
+        my ($p) = @_;
+        $p =~ s/\$(\d)/"'" . $v->[$1 - 1] . "'::" . $types->[$1 - 1]/ge;
+        return $p;
+    };
+    my $base = $with->($pred =~ s/%L/, lay/gr);
+    my $literal = $with->($pred =~ s/%L/, '$l'/gr);
+    my $params = $pred =~ s/%L/, '$l'/gr;
+    my $base_params = $pred =~ s/%L/, lay/gr;
+    my $typelist = join(', ', @$types);
+    my $args = join(', ', map { "'$_'" } @$v);
+    $lt_script .= qq{
+SET timezone = '$z';
+SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off;
+SELECT '$k|base|' || $agg FROM lt_$l WHERE $base;
+SELECT '$k|seq|' || $agg FROM lt_$l WHERE $literal;
+SELECT '$k|seq-part|' || $agg FROM lp_$l WHERE $literal;
+RESET enable_indexscan; RESET enable_indexonlyscan; RESET enable_bitmapscan;
+SET enable_seqscan = off;
+SELECT '$k|index|' || $agg FROM lt_$l WHERE $literal;
+SELECT '$k|plan|' || lt_plan(\$q\$SELECT id FROM lt_$l WHERE $literal\$q\$);
+SELECT '$k|index-part|' || $agg FROM lp_$l WHERE $literal;
+PREPARE lg_$k($typelist) AS SELECT '$k|' || $agg FROM lp_$l WHERE $params;
+PREPARE lt_$k($typelist) AS SELECT '$k|' || $agg FROM lt_$l WHERE $params;
+PREPARE lb_$k($typelist) AS SELECT '$k|' || $agg FROM lt_$l WHERE $base_params;
+SET plan_cache_mode = force_generic_plan;
+\\echo generic-part
+EXECUTE lg_$k($args);
+\\echo generic-plain
+EXECUTE lt_$k($args);
+SET plan_cache_mode = force_custom_plan;
+\\echo custom-plain
+EXECUTE lt_$k($args);
+SET timezone = '$other';
+SET plan_cache_mode = force_generic_plan;
+\\echo generic-other-zone
+EXECUTE lt_$k($args);
+RESET enable_seqscan;
+SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off;
+\\echo base-other-zone
+EXECUTE lb_$k($args);
+RESET enable_indexscan; RESET enable_indexonlyscan; RESET enable_bitmapscan;
+RESET plan_cache_mode;
+DEALLOCATE lg_$k; DEALLOCATE lt_$k; DEALLOCATE lb_$k;
+};
+}
+($out, $err) = ('', '');
+$node->psql('postgres', $lt_script, stdout => \$out, stderr => \$err, extra_params => [ '-A', '-t', '-F', '|' ],
+    on_error_stop => 1);
+is($err, '', 'the local-time script ran without an error');
+
+my %lt_result = results_of($out);
+my ($lt_differ, $lt_unplanned, %lt_forms) = (0, 0);
+for my $k (0 .. $#lt_preds) {
+    my ($z, $other, $l, $pred, $types, $v) = @{ $lt_preds[$k] };
+    my $r = $lt_result{$k};
+    my $what = "predicate $k ($z, $l: $pred with @$v)";
+    for my $shape (qw(seq seq-part index index-part generic-part generic-plain custom-plain)) {
+        next if defined $r->{$shape} && defined $r->{base} && $r->{$shape} eq $r->{base};
+        $lt_differ++;
+        diag("$what: $shape gave " . ($r->{$shape} // 'nothing') . ', a sequential scan ' . ($r->{base} // 'nothing'));
+    }
+    if (!defined $r->{'generic-other-zone'} || ($r->{'base-other-zone'} // '') ne $r->{'generic-other-zone'}) {
+        $lt_differ++;
+        diag("$what: run in $other, the generic plan gave " . ($r->{'generic-other-zone'} // 'nothing')
+              . ', a sequential scan ' . ($r->{'base-other-zone'} // 'nothing'));
+    }
+    # the time itself (against a date or timestamp) is replaced by the range; its date and
+    # date_trunc of it keep the predicate beside the range
+    my $kept = $pred =~ /::date|date_trunc\('\w+', snowflake/;
+    my $plan = $r->{plan} // '';
+    $lt_forms{ $kept ? 'kept' : 'replaced' }++;
+    if (!($plan =~ /range/ && ($kept ? $plan =~ /kept/ : $plan !~ /kept/)) && $plan !~ /empty/) {
+        $lt_unplanned++;
+        diag("$what: plan '$plan'");
+    }
+}
+note("local-time forms: $lt_forms{replaced} replaced by the range, $lt_forms{kept} kept beside it");
+is($lt_differ, 0, 'dates, timestamps and local-time forms give the rows of a sequential scan, in every shape and zone');
+is($lt_unplanned, 0, 'every one is planned as the id range (the local-time forms with the predicate beside it)');
+cmp_ok($lt_forms{kept}, '>', 120, 'many local-time forms were tried');
 
 $node->stop;
 done_testing();

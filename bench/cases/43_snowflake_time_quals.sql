@@ -1,8 +1,10 @@
 -- Time predicates: a filter on the ids' time beside the id range one
 -- writes by hand, on 10^6 and 10^7 ids spread over 30 days up to now (built-in layout,
--- primary key; bench/time_quals_size.sql, once per size).
--- Without the planner's rewrite the first is a sequential scan over every row; with it, an
--- index scan of the last hour's ids, as the hand-written range. Figures are ns per query
+-- primary key; bench/time_quals_size.sql, once per size): the last hour, an hour's window,
+-- and the date forms people write for "yesterday" (against a date; the time's date, whose
+-- predicate stays beside the range and is evaluated on that day's rows).
+-- Without the planner's rewrite each is a sequential scan over every row; with it, an
+-- index scan of the ids it selects, as the hand-written range. Figures are ns per query
 -- (median of 7 runs after a warm-up); goal: ratio <= 1.5.
 -- BENCH_SMOKE: once, at 2000 rows.
 -- ns per execution of a query: median, min and max of runs after one warm-up.

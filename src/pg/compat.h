@@ -88,3 +88,20 @@
 #else
 #define IDSEQ_MAKE_RANGE(typcache, lower, upper) make_range((typcache), (lower), (upper), false)
 #endif
+
+// A time zone abbreviation as date_trunc(unit, ts, zone) reads one: its type, TZ or DTZ with
+// *offset, DYNTZ with *tz, else UNKNOWN_FIELD (the caller includes utils/datetime.h). 16
+// made DecodeTimezoneAbbrev return an error code and the type through an argument. An
+// abbreviation whose zone cannot be loaded gives DYNTZ with no zone from 16 on (up to 15 the
+// call raises the error itself).
+#if PG_VERSION_NUM >= 160000
+#define IDSEQ_DECODE_TIMEZONE_ABBREV(lower, offset, tz)                                                  \
+    __extension__({                                                                                     \
+        int type_;                                                                                      \
+        DateTimeErrorExtra extra_;                                                                      \
+        DecodeTimezoneAbbrev(0, (lower), &type_, (offset), (tz), &extra_) != 0 ? (*(tz) = NULL, DYNTZ) \
+                                                                                : type_;                \
+    })
+#else
+#define IDSEQ_DECODE_TIMEZONE_ABBREV(lower, offset, tz) DecodeTimezoneAbbrev(0, (lower), (offset), (tz))
+#endif

@@ -180,6 +180,7 @@ struct FnCache {
     Datum arg; // the argument the entry was found for
     bool arg_checked, arg_stable; // whether the argument is a Const of the call (asked once)
     UnpackCall unpack;
+    void* bound; // the last local-time bound of the call site (snowflake_local_time.cpp)
 };
 
 bool unix_us_from_pg(TimestampTz ts, int64& out);
@@ -199,6 +200,17 @@ std::string& scratch_text();
 text* canonical_fields(text* name_text, TimestampTz epoch_ts, text* fields_text, Interval* unit_iv, bool generator);
 void create_layout(const char* name, TimestampTz epoch, text* canonical, Interval* unit, Oid nsp);
 Oid seq_owner(Oid relid); // a relation's owner (InvalidOid when it is gone)
+
+// ---- Time predicates (snowflake_time_quals.cpp, snowflake_local_time.cpp) ---------------------
+
+// The end of the range of e's ids whose time is >= ts (lower; exclusive: > ts) or <= ts (<
+// ts), in id; false when no id qualifies. 22023 for a layout that is not time-first.
+bool time_bound(Entry* e, TimestampTz ts, bool lower, bool exclusive, int64& id);
+
+// The units of date_trunc whose predicates get bounds.
+enum class TruncUnit { None, Microsecond, Millisecond, Second, Minute, Hour, Day, Week, Month, Quarter, Year };
+TruncUnit trunc_unit_of(text* unit); // as date_trunc reads it; None for any other unit
+int64 trunc_unit_us(TruncUnit unit); // units under a day; 0 for the others
 
 // ---- The layout's sequences (snowflake_store.cpp) ---------------------------------------------
 

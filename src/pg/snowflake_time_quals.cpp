@@ -25,6 +25,32 @@
 // whose x reads a column (a join condition) keeps its place and gets its bounds beside it
 // (see replacement), and the conditions of a FULL JOIN are left as written.
 //
+// x may also be a date or a timestamp without time zone: PostgreSQL compares those with a
+// timestamptz as the date's midnight (the timestamp) in the session's TimeZone, and a value
+// past timestamptz's range as above (below) every finite timestamptz. The bounds take
+// idseq_compare_as_timestamptz(x), which is exactly that value (infinity for the ones past
+// the range, where a cast would raise an error): the predicate is replaced as above. The
+// function is STABLE, so the bound is computed when the query runs, in the TimeZone then in
+// force, as for now() (a cached plan may run in another TimeZone than it was planned in).
+//
+// The time read in local time is bounded too (snowflake_local_time.cpp computes the bounds):
+//
+//   time::date op d                    id >= idseq_snowflake_date_lower_id(d, layout, >)
+//                                      id <= idseq_snowflake_date_upper_id(d, layout, <)
+//                                      idseq_snowflake_date_exact(d, op) OR time::date op d
+//   date_trunc(unit, time[, zone]) op x
+//                                      id >= idseq_snowflake_trunc_lower_id(unit, x, zone, ...)
+//                                      id <= idseq_snowflake_trunc_upper_id(...)
+//                                      idseq_snowflake_trunc_exact(unit, x, zone, op) OR ...
+//
+// for the units microseconds to year (not decade and longer), a constant unit and zone, and x
+// a timestamptz (or a date or timestamp through idseq_compare_as_timestamptz). Local time
+// does not grow with the instant everywhere (where clocks are set back across midnight a
+// date comes back), so these ids are not always one range: the bounds hold them all, and
+// the predicate stays, guarded by the _exact function, which tells when the query runs
+// whether the bounds hold exactly its ids (then the predicate is not evaluated per row). A
+// join predicate of these forms keeps its place unguarded, with its bounds beside it.
+//
 // Where it happens: in get_relation_info_hook, which the planner calls for each base
 // relation of a query level after it has preprocessed that level's expressions (defaults and
 // named arguments of snowflake_timestamp filled in, constants folded, parameters of a custom
@@ -32,9 +58,9 @@
 // it distributes the WHERE and JOIN ... ON conditions to the relations. The range takes the
 // predicates' place in the same condition lists, folded like them: an index on id serves
 // it, partition pruning reads it (at plan time for constants, at run time for parameters
-// and stable expressions such as now() - interval '1 hour'), and every query level is reached in turn (subqueries, CTEs, sublinks, views,
-// set operations; UNION ALL members below). A query that does not compare
-// snowflake_timestamp's result is left alone.
+// and stable expressions such as now() - interval '1 hour'), and every query level is
+// reached in turn (subqueries, CTEs, sublinks, views, set operations; UNION ALL members
+// below). A query that does not compare snowflake_timestamp's result is left alone.
 //
 // The hook being consulted at that point solves the first query of a fresh session too:
 // without shared_preload_libraries the library is loaded by the first call of one of its
@@ -43,9 +69,9 @@
 //
 // Not rewritten (correct rows, planned as written): a layout that is not a constant or not
 // time-first (node first: the ids of one time are scattered over the id range), the
-// integer and text overloads of snowflake_timestamp, comparisons with date or timestamp
-// without time zone (a conversion that could fail where the comparison does not), <>, and
-// predicates under OR or NOT, or with a volatile operand.
+// integer and text overloads of snowflake_timestamp, a date of the time compared with
+// anything but a date, date_trunc with another unit or a unit or zone that is not a
+// constant, <>, and predicates under OR or NOT, or with a volatile operand.
 #include "snowflake_internal.h"
 
 #include "module.h"
@@ -74,21 +100,17 @@ PG_FUNCTION_INFO_V1(idseq_snowflake_timestamp_support);
 
 using namespace snowflake;
 
-namespace {
-
 // ---- The bounds ------------------------------------------------------------------------------
 
-Datum bound(FunctionCallInfo fcinfo, bool lower)
+bool snowflake::time_bound(Entry* e, TimestampTz ts, bool lower, bool exclusive, int64& id)
 {
-    TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
-    Entry* e = entry_for(fcinfo, 1);
-    bool exclusive = PG_GETARG_BOOL(2);
     if (!idseq::time_first(e->layout))
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("snowflake layout \"%s\" is not time-first", e->name),
                         errdetail("Only a layout whose most significant field is time orders its ids by time.")));
     idseq::Bound b = idseq::Bound::All;
-    int64 id = 0, us = 0, last = 0;
+    int64 us = 0, last = 0;
+    id = 0;
     bool finite = unix_us_from_pg(ts, us); // false: infinite, or past int64 microseconds since 1970
     if (!finite)
         b = (ts < 0) == lower ? idseq::Bound::All : idseq::Bound::None;
@@ -104,7 +126,17 @@ Datum bound(FunctionCallInfo fcinfo, bool lower)
         id = lower ? 0 : last;
     else if (b == idseq::Bound::At && id > last)
         id = last, b = lower ? idseq::Bound::None : idseq::Bound::At;
-    if (b == idseq::Bound::None)
+    return b != idseq::Bound::None;
+}
+
+namespace {
+
+Datum bound(FunctionCallInfo fcinfo, bool lower)
+{
+    TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
+    Entry* e = entry_for(fcinfo, 1);
+    int64 id;
+    if (!time_bound(e, ts, lower, PG_GETARG_BOOL(2), id))
         PG_RETURN_NULL();
     PG_RETURN_INT64(id);
 }
@@ -113,10 +145,15 @@ Datum bound(FunctionCallInfo fcinfo, bool lower)
 
 get_relation_info_hook_type prev_relation_info = nullptr;
 
-// snowflake_timestamp(bigint, text) as last recognised, and the bound functions beside it.
+// snowflake_timestamp(bigint, text) as last recognised, and the bound functions beside it
+// (InvalidOid: a form whose functions the extension's version lacks is planned as written).
 Oid known_timestamp = InvalidOid;
 Oid known_nsp = InvalidOid;
 Oid known_lower = InvalidOid, known_upper = InvalidOid;
+Oid known_compare_date = InvalidOid, known_compare_timestamp = InvalidOid;
+Oid known_date_lower = InvalidOid, known_date_upper = InvalidOid;
+Oid known_trunc_lower = InvalidOid, known_trunc_upper = InvalidOid;
+Oid known_date_exact = InvalidOid, known_trunc_exact = InvalidOid;
 
 void forget_functions(Datum, int, uint32) { known_timestamp = InvalidOid; }
 
@@ -127,10 +164,13 @@ char* proc_text(HeapTuple tp, AttrNumber att)
     return isnull ? nullptr : TextDatumGetCString(d);
 }
 
-Oid function_in(Oid nsp, const char* name)
+Oid function_in(Oid nsp, const char* name, std::initializer_list<Oid> types)
 {
-    Oid args[3] = {TIMESTAMPTZOID, TEXTOID, BOOLOID};
-    return LookupFuncName(list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup(name))), 3, args, true);
+    Oid args[5];
+    int n = 0;
+    for (Oid t : types)
+        args[n++] = t;
+    return LookupFuncName(list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup(name))), n, args, true);
 }
 
 // Whether fn is this library's snowflake_timestamp(bigint, text) in an extension version that
@@ -158,81 +198,195 @@ bool is_snowflake_timestamp(Oid fn)
     ReleaseSysCache(tp);
     if (!yes)
         return false;
-    Oid lower = function_in(nsp, "idseq_snowflake_lower_id"), upper = function_in(nsp, "idseq_snowflake_upper_id");
+    Oid lower = function_in(nsp, "idseq_snowflake_lower_id", {TIMESTAMPTZOID, TEXTOID, BOOLOID});
+    Oid upper = function_in(nsp, "idseq_snowflake_upper_id", {TIMESTAMPTZOID, TEXTOID, BOOLOID});
     if (!OidIsValid(lower) || !OidIsValid(upper))
         return false;
     known_nsp = nsp;
     known_lower = lower;
     known_upper = upper;
+    known_compare_date = function_in(nsp, "idseq_compare_as_timestamptz", {DATEOID});
+    known_compare_timestamp = function_in(nsp, "idseq_compare_as_timestamptz", {TIMESTAMPOID});
+    known_date_lower = function_in(nsp, "idseq_snowflake_date_lower_id", {DATEOID, TEXTOID, BOOLOID});
+    known_date_upper = function_in(nsp, "idseq_snowflake_date_upper_id", {DATEOID, TEXTOID, BOOLOID});
+    known_trunc_lower =
+        function_in(nsp, "idseq_snowflake_trunc_lower_id", {TEXTOID, TIMESTAMPTZOID, TEXTOID, TEXTOID, BOOLOID});
+    known_trunc_upper =
+        function_in(nsp, "idseq_snowflake_trunc_upper_id", {TEXTOID, TIMESTAMPTZOID, TEXTOID, TEXTOID, BOOLOID});
+    known_date_exact = function_in(nsp, "idseq_snowflake_date_exact", {DATEOID, INT4OID});
+    known_trunc_exact = function_in(nsp, "idseq_snowflake_trunc_exact", {TEXTOID, TIMESTAMPTZOID, TEXTOID, INT4OID});
     known_timestamp = fn;
     return true;
 }
 
-// The comparison an operator makes of its left operand with its right one: -2 <, -1 <=, 0 =,
-// 1 >=, 2 >; 99 for any other operator.
-int comparison_of(OpExpr* op)
+// The comparison operators planned, by their function: the comparison each makes of its left
+// operand with its right one (-2 <, -1 <=, 0 =, 1 >=, 2 >) and the operands' types.
+struct Comparison {
+    Oid fn;
+    int cmp;
+    Oid left, right;
+};
+constexpr Oid kTz = TIMESTAMPTZOID, kDate = DATEOID, kTs = TIMESTAMPOID;
+const Comparison kComparisons[] = {
+    {F_TIMESTAMPTZ_LT, -2, kTz, kTz},           {F_TIMESTAMPTZ_LE, -1, kTz, kTz},
+    {F_TIMESTAMPTZ_EQ, 0, kTz, kTz},            {F_TIMESTAMPTZ_GE, 1, kTz, kTz},
+    {F_TIMESTAMPTZ_GT, 2, kTz, kTz},            {F_TIMESTAMPTZ_LT_DATE, -2, kTz, kDate},
+    {F_TIMESTAMPTZ_LE_DATE, -1, kTz, kDate},    {F_TIMESTAMPTZ_EQ_DATE, 0, kTz, kDate},
+    {F_TIMESTAMPTZ_GE_DATE, 1, kTz, kDate},     {F_TIMESTAMPTZ_GT_DATE, 2, kTz, kDate},
+    {F_DATE_LT_TIMESTAMPTZ, -2, kDate, kTz},    {F_DATE_LE_TIMESTAMPTZ, -1, kDate, kTz},
+    {F_DATE_EQ_TIMESTAMPTZ, 0, kDate, kTz},     {F_DATE_GE_TIMESTAMPTZ, 1, kDate, kTz},
+    {F_DATE_GT_TIMESTAMPTZ, 2, kDate, kTz},     {F_TIMESTAMPTZ_LT_TIMESTAMP, -2, kTz, kTs},
+    {F_TIMESTAMPTZ_LE_TIMESTAMP, -1, kTz, kTs}, {F_TIMESTAMPTZ_EQ_TIMESTAMP, 0, kTz, kTs},
+    {F_TIMESTAMPTZ_GE_TIMESTAMP, 1, kTz, kTs},  {F_TIMESTAMPTZ_GT_TIMESTAMP, 2, kTz, kTs},
+    {F_TIMESTAMP_LT_TIMESTAMPTZ, -2, kTs, kTz}, {F_TIMESTAMP_LE_TIMESTAMPTZ, -1, kTs, kTz},
+    {F_TIMESTAMP_EQ_TIMESTAMPTZ, 0, kTs, kTz},  {F_TIMESTAMP_GE_TIMESTAMPTZ, 1, kTs, kTz},
+    {F_TIMESTAMP_GT_TIMESTAMPTZ, 2, kTs, kTz},  {F_DATE_LT, -2, kDate, kDate},
+    {F_DATE_LE, -1, kDate, kDate},              {F_DATE_EQ, 0, kDate, kDate},
+    {F_DATE_GE, 1, kDate, kDate},               {F_DATE_GT, 2, kDate, kDate},
+};
+
+const Comparison* comparison_of(OpExpr* op)
 {
-    switch (OidIsValid(op->opfuncid) ? op->opfuncid : get_opcode(op->opno)) {
-    case F_TIMESTAMPTZ_LT:
-        return -2;
-    case F_TIMESTAMPTZ_LE:
-        return -1;
-    case F_TIMESTAMPTZ_EQ:
-        return 0;
-    case F_TIMESTAMPTZ_GE:
-        return 1;
-    case F_TIMESTAMPTZ_GT:
-        return 2;
-    default:
-        return 99;
-    }
+    Oid fn = OidIsValid(op->opfuncid) ? op->opfuncid : get_opcode(op->opno);
+    for (const Comparison& c : kComparisons)
+        if (c.fn == fn)
+            return &c;
+    return nullptr;
 }
 
 constexpr Oid kInt8LessEqual = 414; // int8 <= int8 (pg_operator.dat)
 constexpr Oid kInt8GreaterEqual = 415; // int8 >= int8
 
-Node* derived(PlannerInfo* root, Node* id, bool lower, Node* x, Const* layout, bool exclusive)
+Node* bound_qual(PlannerInfo* root, Node* id, bool lower, Oid fn, List* args)
 {
-    List* args = list_make3(copyObjectImpl(x), copyObjectImpl(layout), makeBoolConst(exclusive, false));
-    Expr* call = (Expr*) makeFuncExpr(lower ? known_lower : known_upper, INT8OID, args, InvalidOid, InvalidOid,
-                                      COERCE_EXPLICIT_CALL);
+    Expr* call = (Expr*) makeFuncExpr(fn, INT8OID, args, InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
     Expr* qual = make_opclause(lower ? kInt8GreaterEqual : kInt8LessEqual, BOOLOID, false, (Expr*) copyObjectImpl(id),
                                call, InvalidOid, InvalidOid);
     return eval_const_expressions(root, (Node*) qual);
 }
 
+Node* derived(PlannerInfo* root, Node* id, bool lower, Node* x, Const* layout, bool exclusive)
+{
+    List* args = list_make3(copyObjectImpl(x), copyObjectImpl(layout), makeBoolConst(exclusive, false));
+    return bound_qual(root, id, lower, lower ? known_lower : known_upper, args);
+}
+
+// The ways a predicate reads an id's time: the time itself (snowflake_timestamp(id, layout),
+// a timestamptz), its date in the session's TimeZone (snowflake_timestamp(...)::date), or
+// date_trunc(unit, snowflake_timestamp(...)[, zone]) for a unit of trunc_unit_of.
+enum class Form { Time, Date, Trunc };
+
+struct TimeSide {
+    Form form;
+    Oid type; // what the side is: timestamptz, or date for Form::Date
+    FuncExpr* timestamp; // the call of snowflake_timestamp
+    Node* unit; // Form::Trunc: the unit (a Const) and the zone (a Const, or nullptr)
+    Node* zone;
+};
+
+bool is_timestamp_call(Node* n) { return n && IsA(n, FuncExpr) && is_snowflake_timestamp(((FuncExpr*) n)->funcid); }
+
+bool time_side(Node* n, TimeSide& s)
+{
+    if (!IsA(n, FuncExpr))
+        return false;
+    FuncExpr* f = (FuncExpr*) n;
+    if (is_snowflake_timestamp(f->funcid)) {
+        s = {Form::Time, TIMESTAMPTZOID, f, nullptr, nullptr};
+        return true;
+    }
+    int nargs = list_length(f->args);
+    if (f->funcid == F_DATE_TIMESTAMPTZ && nargs == 1 && is_timestamp_call((Node*) linitial(f->args))) {
+        s = {Form::Date, DATEOID, (FuncExpr*) linitial(f->args), nullptr, nullptr};
+        return OidIsValid(known_date_lower) && OidIsValid(known_date_upper) && OidIsValid(known_date_exact);
+    }
+    if (!((f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMPTZ && nargs == 2) ||
+          (f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMPTZ_TEXT && nargs == 3)) ||
+        !is_timestamp_call((Node*) lsecond(f->args)))
+        return false;
+    Node* unit = (Node*) linitial(f->args);
+    Node* zone = nargs == 3 ? (Node*) lthird(f->args) : nullptr;
+    if (!IsA(unit, Const) || ((Const*) unit)->constisnull || (zone && (!IsA(zone, Const) || ((Const*) zone)->constisnull)))
+        return false;
+    if (trunc_unit_of(DatumGetTextPP(((Const*) unit)->constvalue)) == TruncUnit::None)
+        return false;
+    s = {Form::Trunc, TIMESTAMPTZOID, (FuncExpr*) lsecond(f->args), unit, zone};
+    return OidIsValid(known_trunc_lower) && OidIsValid(known_trunc_upper) && OidIsValid(known_trunc_exact);
+}
+
 // A time predicate the rewrite serves: the id expression, the layout, and the bounds on id;
-// join: x reads a column (of another table in a join, or of the id's own row).
+// join: x reads a column (of another table in a join, or of the id's own row); guard (a
+// local-time form): the bounds may hold more ids than the predicate selects, so the predicate
+// stays, as (exact OR predicate), where exact says when the query runs whether the bounds
+// hold exactly its ids (then the predicate is not evaluated row by row).
 struct Predicate {
     Node* id = nullptr;
     Const* layout = nullptr;
     Node* lower = nullptr;
     Node* upper = nullptr;
+    Node* guard = nullptr;
     bool join = false;
 };
+
+// x as the timestamptz the bounds take: a date or timestamp through
+// idseq_compare_as_timestamptz, which gives what PostgreSQL compares a timestamptz with.
+Node* as_timestamptz(Node* x, Oid type)
+{
+    if (type == TIMESTAMPTZOID)
+        return (Node*) copyObjectImpl(x);
+    return (Node*) makeFuncExpr(type == DATEOID ? known_compare_date : known_compare_timestamp, TIMESTAMPTZOID,
+                                list_make1(copyObjectImpl(x)), InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+}
+
+// date_trunc's zone as the bounds take it: NULL for the session's TimeZone.
+Node* zone_arg(Node* zone)
+{
+    return zone ? (Node*) copyObjectImpl(zone) : (Node*) makeNullConst(TEXTOID, -1, InvalidOid);
+}
+
+Node* makeInt4(int v)
+{
+    return (Node*) makeConst(INT4OID, -1, InvalidOid, sizeof(int32), Int32GetDatum(v), false, true);
+}
+
+// (exact(args) OR clause)
+Node* guarded(PlannerInfo* root, Node* clause, Oid exact, List* args)
+{
+    Expr* call = (Expr*) makeFuncExpr(exact, BOOLOID, args, InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+    return eval_const_expressions(root, (Node*) makeBoolExpr(OR_EXPR, list_make2(call, copyObjectImpl(clause)), -1));
+}
 
 bool recognise(PlannerInfo* root, Node* clause, Predicate& p)
 {
     if (!IsA(clause, OpExpr) || list_length(((OpExpr*) clause)->args) != 2)
         return false;
     OpExpr* op = (OpExpr*) clause;
-    int cmp = comparison_of(op);
-    if (cmp == 99)
+    const Comparison* c = comparison_of(op);
+    if (!c)
         return false;
     Node* l = (Node*) linitial(op->args);
     Node* r = (Node*) lsecond(op->args);
-    FuncExpr* f;
+    TimeSide s;
     Node* x;
-    if (IsA(l, FuncExpr) && is_snowflake_timestamp(((FuncExpr*) l)->funcid)) {
-        f = (FuncExpr*) l;
+    Oid x_type;
+    int cmp = c->cmp;
+    if (time_side(l, s) && s.type == c->left) {
         x = r;
-    } else if (IsA(r, FuncExpr) && is_snowflake_timestamp(((FuncExpr*) r)->funcid)) {
-        f = (FuncExpr*) r;
+        x_type = c->right;
+    } else if (time_side(r, s) && s.type == c->right) {
         x = l;
+        x_type = c->left;
         cmp = -cmp; // x op time is time op' x
     } else {
         return false;
     }
+    // A date is compared with a date; a time or a truncated time with a timestamptz, or with
+    // a date or timestamp as PostgreSQL compares them (idseq_compare_as_timestamptz).
+    if (s.form == Form::Date ? x_type != DATEOID
+                             : x_type != TIMESTAMPTZOID && !OidIsValid(x_type == DATEOID ? known_compare_date
+                                                                                         : known_compare_timestamp))
+        return false;
+    FuncExpr* f = s.timestamp;
     if (list_length(f->args) != 2 || !IsA(lsecond(f->args), Const))
         return false;
     Node* id = (Node*) linitial(f->args);
@@ -260,10 +414,32 @@ bool recognise(PlannerInfo* root, Node* clause, Predicate& p)
     p.id = id;
     p.layout = layout;
     p.join = contain_var_clause(x);
-    if (cmp >= 0)
-        p.lower = derived(root, id, true, x, layout, cmp == 2);
-    if (cmp <= 0)
-        p.upper = derived(root, id, false, x, layout, cmp == -2);
+    if (s.form == Form::Date)
+        p.guard = guarded(root, clause, known_date_exact, list_make2(copyObjectImpl(x), makeInt4(cmp)));
+    else if (s.form == Form::Trunc)
+        p.guard = guarded(root, clause, known_trunc_exact,
+                          list_make4(copyObjectImpl(s.unit), as_timestamptz(x, x_type), zone_arg(s.zone), makeInt4(cmp)));
+    for (bool lower : {true, false}) {
+        if (lower ? cmp < 0 : cmp > 0)
+            continue;
+        bool exclusive = cmp == (lower ? 2 : -2);
+        Node* bound = nullptr;
+        switch (s.form) {
+        case Form::Time:
+            bound = derived(root, id, lower, as_timestamptz(x, x_type), layout, exclusive);
+            break;
+        case Form::Date:
+            bound = bound_qual(root, id, lower, lower ? known_date_lower : known_date_upper,
+                               list_make3(copyObjectImpl(x), copyObjectImpl(layout), makeBoolConst(exclusive, false)));
+            break;
+        case Form::Trunc:
+            bound = bound_qual(root, id, lower, lower ? known_trunc_lower : known_trunc_upper,
+                               list_make5(copyObjectImpl(s.unit), as_timestamptz(x, x_type), zone_arg(s.zone),
+                                          copyObjectImpl(layout), makeBoolConst(exclusive, false)));
+            break;
+        }
+        (lower ? p.lower : p.upper) = bound;
+    }
     return true;
 }
 
@@ -310,6 +486,7 @@ List* replacement(PlannerInfo* root, List* clauses, Bitmapset** replaced)
     };
     List* groups = NIL; // of Range*
     List* beside = NIL; // the bounds of join predicates
+    List* guards = NIL; // the local-time predicates, guarded
     int i = 0;
     ListCell* lc;
     foreach (lc, clauses) {
@@ -337,6 +514,8 @@ List* replacement(PlannerInfo* root, List* clauses, Bitmapset** replaced)
                 g->lower = list_append_unique(g->lower, p.lower);
             if (p.upper)
                 g->upper = list_append_unique(g->upper, p.upper);
+            if (p.guard)
+                guards = lappend(guards, p.guard);
             *replaced = bms_add_member(*replaced, i);
         }
         i++;
@@ -354,6 +533,7 @@ List* replacement(PlannerInfo* root, List* clauses, Bitmapset** replaced)
         out = list_concat(out, g->lower);
         out = list_concat(out, g->upper);
     }
+    out = list_concat(out, guards);
     foreach (lc, beside)
         if (!list_member(clauses, lfirst(lc))) // idempotent: the hook runs once per base relation
             out = lappend(out, lfirst(lc));
