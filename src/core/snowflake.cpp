@@ -573,7 +573,8 @@ void check_node_id(const Layout& layout, int64_t node_id)
     if (node_id < 0)
         fail(ErrorKind::Prerequisite, "idseq.node_id is not set", range,
              "Give this server a node id no other server uses, in postgresql.conf or with ALTER SYSTEM SET "
-             "idseq.node_id = ..., then reload the configuration with SELECT pg_reload_conf().");
+             "idseq.node_id = ..., then reload the configuration with SELECT pg_reload_conf(). A Citus node "
+             "without one takes its group's once the coordinator has added it.");
     if (node_id > layout.max_value(Field::Node))
         fail(ErrorKind::Prerequisite,
              "idseq.node_id value " + std::to_string(node_id) + " is too large for snowflake layout " +

@@ -35,6 +35,7 @@
 #include <cstring>
 
 #include "boundary.h"
+#include "citus.h"
 #include "internal_sql.h"
 #include "registry.h"
 #include "sequence_page.h"
@@ -165,30 +166,7 @@ inline int64 take_nextval(Oid relid)
     return nextval_internal(relid, true); // what nextval(regclass) does: checks privileges
 }
 
-// The node's Citus group (0: the coordinator, or a node in no cluster), or -1 without
-// Citus's catalogs. Read straight from the catalog table, not through SPI, so that Citus's
-// planner hooks never see it.
-int32 citus_local_group()
-{
-    Oid rel = get_relname_relid("pg_dist_local_group", PG_CATALOG_NAMESPACE);
-    citus_group_rel = rel;
-    if (!OidIsValid(rel))
-        return -1;
-    Relation r = table_open(rel, AccessShareLock);
-    AttrNumber att = get_attnum(rel, "groupid");
-    int32 group = -1;
-    SysScanDesc scan = systable_beginscan(r, InvalidOid, false, NULL, 0, NULL);
-    HeapTuple tup = systable_getnext(scan);
-    if (HeapTupleIsValid(tup) && att != InvalidAttrNumber) {
-        bool isnull;
-        Datum d = heap_getattr(tup, att, RelationGetDescr(r), &isnull);
-        if (!isnull)
-            group = DatumGetInt32(d);
-    }
-    systable_endscan(scan);
-    table_close(r, AccessShareLock);
-    return group;
-}
+int32 citus_local_group() { return idseq::pg::citus_local_group(&citus_group_rel); }
 
 // Whether Citus lists the relation as a distributed object: a sequence that a distributed
 // table depends on (on the coordinator and, metadata being synced, on every worker).

@@ -36,6 +36,8 @@
 // A damaged file stops every database rather than count as no claim. See docs/snowflake.md.
 #include "snowflake_internal.h"
 
+#include "citus.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -366,6 +368,29 @@ int64 claim_idle_seconds()
 
 } // namespace
 
+namespace {
+
+// On a Citus cluster, a node with no idseq.node_id takes its group's: Citus gives every
+// worker group a number of its own (pg_dist_local_group; the coordinator's is 0), which a
+// promoted replica of the worker keeps, as it keeps the worker's marks. A worker that no
+// coordinator has added yet has group 0 too, so a group counts only once the cluster's node
+// list names it. Read once per session (a group number changes only when a node is added).
+int32 citus_node = -1;
+
+int32 server_node_id()
+{
+    if (node_id_guc >= 0)
+        return node_id_guc;
+    if (citus_node < 0) {
+        const int32 group = idseq::pg::citus_local_group();
+        if (group >= 0 && idseq::pg::citus_lists_group(group))
+            citus_node = group;
+    }
+    return citus_node;
+}
+
+} // namespace
+
 int32 effective_node_id()
 {
     const DatabaseNodes* nodes = database_nodes;
@@ -376,12 +401,12 @@ int32 effective_node_id()
                  errdetail("%s No database takes a node id while it is invalid.", nodes->invalid),
                  errhint("Correct it in postgresql.conf or with ALTER SYSTEM, and reload with SELECT pg_reload_conf().")));
     if (!nodes || nodes->count == 0)
-        return node_id_guc;
+        return server_node_id();
     if (looked_up_at != assignments) {
         if (my_database_name[0] == '\0') {
             const char* name = get_database_name(MyDatabaseId);
             if (!name)
-                return node_id_guc;
+                return server_node_id();
             strlcpy(my_database_name, name, NAMEDATALEN);
         }
         listed_node = -1;
@@ -390,7 +415,7 @@ int32 effective_node_id()
                 listed_node = nodes->items[i].node;
         looked_up_at = assignments;
     }
-    return listed_node >= 0 ? listed_node : node_id_guc;
+    return listed_node >= 0 ? listed_node : server_node_id();
 }
 
 namespace {

@@ -13,18 +13,22 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 # Starts the three servers with citus created on each and idseq on the coordinator; the
-# workers are not yet in the cluster (call join_workers). Returns the three nodes.
+# workers are not yet in the cluster (call join_workers). Returns the three nodes. Options:
+#   node_ids => 0    no idseq.node_id on any node (they take their Citus groups')
+#   names => [...]   the servers' names (default coordinator, worker1, worker2)
 sub start
 {
+    my (%o) = @_;
     my @nodes;
-    my @names = qw(coordinator worker1 worker2);
+    my @names = @{ $o{names} // [qw(coordinator worker1 worker2)] };
     for my $i (0 .. 2)
     {
         my $n = PostgreSQL::Test::Cluster->new($names[$i]);
         $n->init(allows_streaming => 'logical');
+        my $node_id = (defined $o{node_ids} && !$o{node_ids}) ? '' : 'idseq.node_id = ' . ($i + 1);
         $n->append_conf('postgresql.conf', qq{
 shared_preload_libraries = 'citus,idseq'
-idseq.node_id = @{[$i + 1]}
+$node_id
 max_connections = 60
 shared_buffers = 32MB
 max_worker_processes = 16
