@@ -115,7 +115,10 @@ for my $path ('shared', 'plain') {
     my $day = $path eq 'shared' ? 1 : 3;
     $node->safe_psql('postgres', "SELECT snowflake_create_layout('tiny_$path', '2024-01-0$day+00', 'time:41,node:10,seq:1')");
     $day++;
-    $node->safe_psql('postgres', "SELECT snowflake_create_layout('tinyc_$path', '2024-01-0$day+00', 'time:41,node:10,seq:1')");
+    # tinyc's first id now: the first id of a layout definition in a database goes above the
+    # server's snowflake fence, which tiny's bursts below push 3 s ahead of the clock
+    $node->safe_psql('postgres', "SELECT snowflake_create_layout('tinyc_$path', '2024-01-0$day+00', 'time:41,node:10,seq:1');
+        SELECT snowflake_nextval('tinyc_$path')");
     my $tiny = sub {
         my ($n, $layout) = @_;
         $layout //= "tiny_$path";
