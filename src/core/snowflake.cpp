@@ -823,35 +823,47 @@ Mark reservation_mark(const Layout& layout, int64_t unit, int64_t counter, int64
     const int64_t max_unit = layout.max_value(Field::Time);
     const int64_t space = counter_space(layout);
     const int64_t node_v = layout.has(Field::Node) ? node : 0;
-    auto inside = [&](int64_t u, int64_t c) {
+    // Places in the ids of node_v as one number, unit * space + counter (< 2^126: unit < 2^63,
+    // space <= 2^62), so that a block may cross into the units after the step's.
+    const i128 step = i128{unit} * space + counter;
+    const i128 unit_end = i128{unit} * space + space - 1;
+    // W: what the layout issues in a lease at its whole capacity (< 2^126 too)
+    const i128 worth =
+        std::max<i128>(1, (i128{space} * std::max<int64_t>(lease_us, 0) + layout.unit_us - 1) / layout.unit_us);
+    auto mark_at = [&](i128 place) {
+        const i128 u = place / space;
+        if (u > max_unit)
+            return whole_mark(max_unit);
         Mark m;
-        m.unit = u;
+        m.unit = static_cast<int64_t>(u);
         m.node = node_v;
-        m.counter = c;
-        return c >= space - 1 ? whole_mark(u) : m;
+        m.counter = static_cast<int64_t>(place % space);
+        return m.counter >= space - 1 ? whole_mark(m.unit) : m;
     };
-    Mark target;
-    bool covered = false;
+    i128 target = -1;
     if (lease_us > 0) {
         // The lease point: the unit at now + lease, and in it the counter its elapsed part
         // of the unit would have reached at the layout's capacity.
         const int64_t at = saturate(i128{now_us} + lease_us);
         const int64_t lu = unit_of(layout, at);
+        i128 lease_point = -1;
         if (lu > max_unit) {
-            target = whole_mark(max_unit);
+            lease_point = i128{max_unit} * space + space - 1;
         } else if (lu >= 0) {
             const i128 into = i128{at} - unit_start_us(layout, lu); // 0 <= into < unit_us
-            target = inside(lu, static_cast<int64_t>(into * space / layout.unit_us));
+            lease_point = i128{lu} * space + into * space / layout.unit_us;
         }
-        covered = target.unit >= 0 && mark_covers_id(layout, target, unit, node_v, counter);
+        if (step <= lease_point) {
+            // A lease's worth of the layout's capacity past the step, never beyond the lease
+            // point: the ids of a unit start at its first counter, not at the clock's share of
+            // it, so on a unit longer than the lease a mark at the lease point would lie up to
+            // the whole unit above the ids, and a crash would skip all of that.
+            target = std::min(lease_point, step + worth - 1);
+        }
     }
-    if (!covered) {
-        const int64_t block = lease_us <= 0 || lease_us >= layout.unit_us
-            ? space
-            : std::max<int64_t>(1, static_cast<int64_t>((i128{space} * lease_us + layout.unit_us - 1) / layout.unit_us));
-        target = inside(unit, static_cast<int64_t>(std::min<i128>(i128{counter} + block - 1, space - 1)));
-    }
-    return mark_max(target, current);
+    if (target < 0) // beyond the lease point: W inside the step's unit (lease 0: the rest of it)
+        target = std::min(step + (lease_us > 0 ? worth : i128{space}) - 1, unit_end);
+    return mark_max(mark_at(target), current);
 }
 
 void restart_from_mark(const Layout& layout, GenState& state, const Mark& mark, int64_t node)

@@ -478,18 +478,27 @@ Mark fence_mark(const Layout& layout, int64_t fence_us, int64_t node) noexcept;
 bool mark_covers_id(const Layout& layout, const Mark& mark, int64_t unit, int64_t node, int64_t counter) noexcept;
 
 // The new mark for a NeedReservation step (unit, counter) of a generator on node, at clock
-// now_us, with a lease of lease_us, the mark being current now. The lease point is the place
-// the ids would reach at lease_us past the clock if they used the layout's whole capacity: a
-// unit, and inside it the counter in proportion to the time elapsed in it. When the step is
-// at or before that point, the mark moves to it; beyond it (ids ahead of the clock by more
-// than the lease: a clock stepped back, a restart above the clock, a burst above the
-// capacity), it moves a block past the step: the rest of the unit when the unit is at most
-// the lease (or the lease is 0), else the lease's share of the unit's counters. Never lower
-// than current, never past the layout's last unit, always covering the step.
-// Since the mark follows the clock inside a unit, a restart resumes at most lease_us past the
-// clock of the last reservation (plus one unit when the mark ended its unit), and crashes in a
-// row do not add up: the next reservation is again at the clock plus the lease. Only beyond
-// the lease point does each crash cost one block.
+// now_us, with a lease of lease_us, the mark being current now. Places in node's ids count in
+// order, unit * counter_space + counter; a lease's worth is W = ceil(counter_space * lease_us /
+// unit_us) places (at least 1), what the layout issues in a lease at its whole capacity. The
+// lease point is the place the ids would reach at lease_us past the clock if they used that
+// capacity: a unit, and inside it the counter in proportion to the time elapsed in it. When
+// the step is at or before the lease point, the mark moves W - 1 places past the step (W
+// places reserved, the step's included), but not beyond the lease point; beyond it (ids ahead
+// of the clock by more than the lease: a clock stepped back, a restart above the clock, a
+// burst above the capacity), it moves a block past the step inside the step's unit: the rest
+// of the unit when the unit is at most the lease (or the lease is 0), else W places. Never
+// lower than current, never past the layout's last unit, always covering the step.
+// So a restart, which resumes right after the mark, skips at most W places past the place the
+// next id would have taken without the crash (the rest of a unit with lease 0), whatever the
+// unit: every place before the step had been taken. A mark at the lease point itself would lie
+// up to a whole unit above the ids on a unit longer than the lease (the ids of a unit start at
+// its first counter, whatever the clock's share of it), and a crash would skip all of that.
+// Since the mark never passes the lease point while the step is before it, a restart also
+// resumes at most lease_us past the clock of the last reservation (plus one unit when the mark
+// ended its unit), and crashes in a row do not add up beyond it: each costs at most W places
+// until the ids reach the lease point. Only beyond the lease point does each crash cost a
+// block past it.
 Mark reservation_mark(const Layout& layout, int64_t unit, int64_t counter, int64_t node, int64_t now_us,
                       int64_t lease_us, const Mark& current);
 

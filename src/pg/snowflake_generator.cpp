@@ -11,12 +11,14 @@
 //      with XLogFlush() -- and, when synchronous_standby_names is set, flushed by the
 //      synchronous standbys whatever the session's synchronous_commit -- BEFORE any id under
 //      it is issued (confirm_mark). Crash recovery replays it, a streaming standby replays
-//      it, pg_dump dumps it. A reservation moves H to the lease point, the place at now + the
-//      lease at the layout's capacity, or a block past the id when that is beyond it
-//      (idseq::reservation_mark; idseq.snowflake_lease_ms, counted as at least
-//      idseq.snowflake_max_ahead_ms), so one
-//      flush covers a lease's worth of ids -- also a burst running ahead of the clock -- and H
-//      is never more than that ahead of the clock unless the ids are. A mark confirmed while no
+//      it, pg_dump dumps it. A reservation moves H a lease's worth of the layout's capacity
+//      past the id (W places, in the ids' order), but not past the lease point, the place at
+//      now + the lease at that capacity; or a block past the id when the id is beyond that
+//      point (idseq::reservation_mark; idseq.snowflake_lease_ms, counted as at least
+//      idseq.snowflake_max_ahead_ms). So at any demand up to the capacity one flush lasts at
+//      least a lease, H is never more than a lease ahead of the clock unless the
+//      ids are, and a crash skips at most W places -- also on a unit longer than the lease,
+//      whose ids start at its first counter whatever the clock's share of it. A mark confirmed while no
 //      synchronous standby was required is confirmed again, with them, before ids go under it
 //      once they are (Slot::sync_reserved, Entry::sync_mark). Reservations, and every read
 //      of H that ids are issued under, hold a heavyweight lock on the layout, and H as read
@@ -536,8 +538,11 @@ int64 nextval_fast(Entry* e, int32 node)
 {
     Slot* s = e->slot;
     const int64 ahead = ahead_units_of(e);
+    // One draw per id, kept through reservations and waits: a rand counter's start drawn again
+    // on every attempt could be issued below the start a reservation was made for, leaving the
+    // mark up to half a unit above the ids (what a crash would then skip).
+    const uint64 rnd = e->has_rand ? pg_prng_uint64(&pg_global_prng_state) : 0;
     for (;;) {
-        uint64 rnd = e->has_rand ? pg_prng_uint64(&pg_global_prng_state) : 0;
         int64 id;
         if (try_lock_free(e, node, ahead, rnd, id))
             return id;
@@ -646,8 +651,8 @@ int64 nextval_slow(Entry* e, int32 node)
     }
     Relation rel = relation_open(e->last_relid, NoLock);
     bool mark_fresh = false;
+    const uint64 rnd = e->has_rand ? pg_prng_uint64(&pg_global_prng_state) : 0; // one draw per id (nextval_fast)
     for (;;) {
-        const uint64 rnd = e->has_rand ? pg_prng_uint64(&pg_global_prng_state) : 0;
         Buffer buf;
         Form_pg_sequence_data last = lock_seq_tuple(rel, BUFFER_LOCK_EXCLUSIVE, &buf);
         const LastId p = last_id_state(last);

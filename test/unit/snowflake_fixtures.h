@@ -337,7 +337,9 @@ struct Server {
                 set_anchor_from_offset(layout, st, P_anchor, mono_us);
                 ++slow_anchored;
             }
-            Step s = next(layout, st, now, rng(), ahead, mono_us); // the state is thrown away: P keeps it
+            // one draw per call, as the adapter: a rand counter's start drawn again on every
+            // attempt would leave a reservation past the start finally issued
+            Step s = next(layout, st, now, rnd, ahead, mono_us); // the state is thrown away: P keeps it
             if (s.kind == Step::NeedReservation) {
                 b.mark = reserve(s.unit, s.counter, node);
                 continue;
@@ -346,7 +348,7 @@ struct Server {
             if (s.kind == Step::WaitForClock)
                 return -1;
             EXPECT_TRUE(covered(s.unit, node, s.counter));
-            P = compose(layout, s.unit, node, s.counter, rng());
+            P = compose(layout, s.unit, node, s.counter, rnd);
             return P;
         }
     }
