@@ -630,6 +630,62 @@ SELECT * FROM pg_temp.hostile('nextval_block',
     $$SELECT nextval_block(0, 1)$$,
     $$SELECT nextval_block(4294967295, 1)$$);
 SELECT pg_temp.seq_positions() = :'positions_before' AS no_sequence_advanced;
+-- ===== public ids with named keys (1.3) =====
+-- A bad code is 22P02 or 22003 (the try_ variant's NULL is shown in 52_named_keys); NULL
+-- names are 22004; names no key can have, 22023; no message shows key bytes.
+CREATE FUNCTION pg_temp.key_state() RETURNS text LANGUAGE sql AS $$
+    SELECT count(*) || ' keys: ' || coalesce(string_agg(name || '/' || usage::text, ' ' ORDER BY name), '')
+      FROM idseq_keys $$;
+SELECT idseq_create_key('hostile_k');
+SELECT pg_temp.key_state() AS keys_before \gset
+SELECT * FROM pg_temp.hostile('named keys',
+    $$SELECT idseq_create_key(NULL)$$,
+    $$SELECT idseq_create_key('')$$,
+    $$SELECT idseq_create_key(repeat('k', 1000000))$$,
+    $$SELECT idseq_create_key(repeat('€', 22))$$,
+    $$SELECT idseq_create_key('hostile_k')$$,
+    $$SELECT idseq_import_key('hostile_new', NULL)$$,
+    $$SELECT idseq_import_key(NULL, '\x00')$$,
+    $$SELECT idseq_import_key('hostile_new', '')$$,
+    $$SELECT idseq_import_key('hostile_new', pg_catalog.decode(repeat('ab', 1000000), 'hex'))$$,
+    $$SELECT idseq_import_key('hostile_k', pg_catalog.decode(repeat('ab', 32), 'hex'))$$,
+    $$SELECT idseq_export_key(NULL)$$,
+    $$SELECT idseq_export_key('')$$,
+    $$SELECT idseq_export_key('nosuch')$$,
+    $$SELECT idseq_drop_key(NULL)$$,
+    $$SELECT idseq_drop_key(repeat('k', 1000000))$$,
+    $$SELECT idseq_drop_key(E'hostile_k\n')$$,
+    $$SELECT idseq_grant_key('hostile_k', NULL)$$,
+    $$SELECT idseq_grant_key('hostile_k', 0::oid::regrole)$$,
+    $$SELECT idseq_grant_key('nosuch', current_user::regrole)$$,
+    $$SELECT idseq_revoke_key('hostile_k', 4294967295::oid::regrole)$$,
+    $$SELECT idseq_revoke_key(NULL, current_user::regrole)$$);
+SELECT * FROM pg_temp.hostile('public ids',
+    $$SELECT idseq_public_id(1, 'nosuch')$$,
+    $$SELECT idseq_public_id(1, '')$$,
+    $$SELECT idseq_public_id(1, repeat('k', 1000000))$$,
+    $$SELECT idseq_public_id(-9223372036854775808, 'hostile_k', 'nosuch')$$,
+    $$SELECT idseq_public_id(9223372036854775807, 'hostile_k', 'base58', -1)$$,
+    $$SELECT idseq_public_id(1, 'hostile_k', 'base58', 2147483647)$$,
+    $$SELECT idseq_public_id('x', 'hostile_k')$$,
+    $$SELECT idseq_from_public_id('', 'hostile_k')$$,
+    $$SELECT idseq_from_public_id(' 1111111111', 'hostile_k')$$,
+    $$SELECT idseq_from_public_id(repeat('z', 1000000), 'hostile_k')$$,
+    $$SELECT idseq_from_public_id(repeat('€', 11), 'hostile_k')$$,
+    $$SELECT idseq_from_public_id(E'\x01\x02', 'hostile_k')$$,
+    $$SELECT idseq_from_public_id('zzzzzzzzzzz', 'hostile_k')$$,
+    $$SELECT idseq_from_public_id(repeat('1', 64) || '2', 'hostile_k', 'base58', 64)$$,
+    $$SELECT idseq_from_public_id('11111111111', 'hostile_k', 'base58', -2147483648)$$,
+    $$SELECT idseq_from_public_id('11111111111', 'nosuch')$$,
+    $$SELECT idseq_try_from_public_id('11111111111', 'hostile_k', 'base58', 65)$$,
+    $$SELECT idseq_try_from_public_id('11111111111', '')$$,
+    $$SELECT idseq_try_from_public_id('11111111111', 'hostile_k', '')$$);
+-- the try_ variant on the same bad codes: NULL, never an error
+SELECT count(*) AS bad_codes, count(idseq_try_from_public_id(c, 'hostile_k')) AS decoded
+  FROM unnest(ARRAY['', ' 1111111111', repeat('z', 1000000), repeat('€', 11), E'\x01\x02', 'zzzzzzzzzzz',
+                    repeat('1', 12), '11111111111 ']) c;
+SELECT pg_temp.key_state() = :'keys_before' AS keys_unchanged;
+SELECT idseq_drop_key('hostile_k');
 -- ===== the catalogue =====
 -- Every case ended in an error (none slipped through), none of them XX000.
 SELECT count(*) AS cases, count(DISTINCT area) AS areas,

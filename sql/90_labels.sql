@@ -75,7 +75,20 @@ INSERT INTO label_exceptions VALUES
      'date_trunc in the session''s TimeZone; a NULL zone means that TimeZone'),
     ('idseq_snowflake_date_exact', 's', 's', true, 'dates in the session''s TimeZone'),
     ('idseq_snowflake_trunc_exact', 's', 's', false,
-     'date_trunc in the session''s TimeZone; a NULL zone means that TimeZone');
+     'date_trunc in the session''s TimeZone; a NULL zone means that TimeZone'),
+    -- named keys (1.3): the management functions write (or, export, read) the key registry and
+    -- are not STRICT, so that a NULL name is an error (22004); the public id functions read it
+    ('idseq_create_key', 'v', 'u', false, 'writes the key registry'),
+    ('idseq_import_key', 'v', 'u', false, 'writes the key registry'),
+    ('idseq_drop_key', 'v', 'u', false, 'writes the key registry'),
+    ('idseq_grant_key', 'v', 'u', false, 'writes the key registry'),
+    ('idseq_revoke_key', 'v', 'u', false, 'writes the key registry'),
+    ('idseq_export_key', 's', 's', false, 'reads the key registry'),
+    ('idseq_key_registry_pending', 'v', 'u', false,
+     'no arguments; the bytes of the key this backend is inserting at the moment, an error at any other time'),
+    ('idseq_public_id', 's', 's', true, 'reads the key registry (a key may be dropped or re-created)'),
+    ('idseq_from_public_id', 's', 's', true, 'reads the key registry'),
+    ('idseq_try_from_public_id', 's', 's', true, 'reads the key registry');
 CREATE TEMP VIEW label_rules AS
 SELECT f.proname, f.args, f.prokind, f.provolatile, f.proparallel, f.proisstrict,
        coalesce(x.vol, CASE WHEN f.result IN ('trigger', 'event_trigger') THEN 'v' ELSE 'i' END::"char") AS want_vol,

@@ -36,6 +36,7 @@ $node->safe_psql('postgres', q{
     SELECT create_code_sequence('code_seq', 5);
     SELECT idseq_create_charset('stars', '★☆✦✧');
     SELECT snowflake_create_layout('custom', '2020-01-01 00:00:00+00', 'time:40,node:10,seq:13');
+    SELECT idseq_create_key('k');
 });
 
 # [name, expression of g (1 .. $calls), more FROM items]; each statement is
@@ -66,6 +67,8 @@ my @cases = (
         q{snowflake_min_id(snowflake_timestamp(g::bigint << 22), 'snowflake')} ],
     [ 'idseq_encode, idseq_decode' => q{idseq_decode(idseq_encode(g, 'base62', 2), 'base62', 2)} ],
     [ 'idseq_scramble, idseq_unscramble' => q{idseq_unscramble(idseq_scramble(g, 'secret'), 'secret')} ],
+    [ 'idseq_public_id, idseq_from_public_id, idseq_try_from_public_id' =>
+        q{idseq_from_public_id(idseq_public_id(g, 'k'), 'k') + coalesce(idseq_try_from_public_id(g::text, 'k'), 0)} ],
 );
 
 # One psql session for all statements, driven through IPC::Run.

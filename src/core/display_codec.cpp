@@ -127,14 +127,11 @@ template <class Set>
     fail(ErrorKind::Internal, "fail_symbol found no invalid symbol");
 }
 
-// Builds the code in buf and returns it (a view into buf).
+// Builds the code of any 64-bit value in buf and returns it (a view into buf); the shape is
+// checked by the caller.
 template <class Set>
-std::string_view encode_impl(const Set& cs, int64_t id, int rotate, int width, char (&buf)[kMaxCodeBytes])
+std::string_view encode_value(const Set& cs, uint64_t v, int rotate, int width, char (&buf)[kMaxCodeBytes])
 {
-    check_shape(rotate, width);
-    if (__builtin_expect(id < 0, 0))
-        fail_negative(id);
-    const uint64_t v = static_cast<uint64_t>(id);
     const unsigned base = static_cast<unsigned>(cs.base());
     if (cs.ascii()) {
         // One byte per symbol. The code is written backwards so that it ends at e; rotating
@@ -153,7 +150,7 @@ std::string_view encode_impl(const Set& cs, int64_t id, int rotate, int width, c
             p[-static_cast<ptrdiff_t>(i)] = e[-static_cast<ptrdiff_t>(i)];
         return {p - k, n};
     }
-    uint8_t d[kMaxCodeWidth]; // 63 digits at most (base 2), or width
+    uint8_t d[kMaxCodeWidth]; // 64 digits at most (base 2), or width
     int n = 0;
     for_each_digit(v, base, [&](unsigned digit) { d[n++] = static_cast<uint8_t>(digit); });
     for (; n < width; n++)
@@ -173,9 +170,34 @@ std::string_view encode_impl(const Set& cs, int64_t id, int rotate, int width, c
     return {buf, static_cast<size_t>(p - buf)};
 }
 
+// Builds the code of a non-negative bigint in buf and returns it (a view into buf).
+template <class Set>
+std::string_view encode_impl(const Set& cs, int64_t id, int rotate, int width, char (&buf)[kMaxCodeBytes])
+{
+    check_shape(rotate, width);
+    if (__builtin_expect(id < 0, 0))
+        fail_negative(id);
+    return encode_value(cs, static_cast<uint64_t>(id), rotate, width, buf);
+}
+
+// The largest value a decoder accepts: a bigint's (2^63 - 1), or a 64-bit block's (2^64 - 1).
+enum class Limit { Bigint, Block64 };
+
+constexpr uint64_t limit_value(Limit limit) { return limit == Limit::Bigint ? uint64_t{INT64_MAX} : UINT64_MAX; }
+
+[[noreturn]] __attribute__((cold, noinline)) void fail_too_large(std::string_view code, Limit limit)
+{
+    if (limit == Limit::Bigint)
+        fail(ErrorKind::OutOfRange, "code " + quote_code(code) + " is out of range for type bigint",
+             "Its value exceeds 9223372036854775807.");
+    fail(ErrorKind::OutOfRange, "code " + quote_code(code) + " is out of range for a public id",
+         "Its value exceeds 18446744073709551615, the largest 64-bit value.");
+}
+
 // The general decoder: any charset, any code; throws the precise error.
 template <class Set>
-__attribute__((noinline)) int64_t decode_general(const Set& cs, std::string_view code, int rotate, int width)
+__attribute__((noinline)) uint64_t decode_general(const Set& cs, std::string_view code, int rotate, int width,
+                                                  Limit limit)
 {
     if (code.empty())
         fail(ErrorKind::Syntax, "invalid code \"\"", "A code has at least one symbol.");
@@ -202,15 +224,15 @@ __attribute__((noinline)) int64_t decode_general(const Set& cs, std::string_view
     }
     // In one pass: the value, whether some symbol is not in the set, whether it overflows.
     // (For an ASCII set, a non-ASCII byte makes n and mid meaningless but is caught as bad.)
-    int64_t v = 0;
-    const int64_t base = cs.base();
+    uint64_t v = 0;
+    const uint64_t base = static_cast<uint64_t>(cs.base());
     bool bad = false, overflow = false;
     auto run = [&](const char* p, const char* q) {
         while (p < q) {
             int dig = cs.read_digit(p, q);
             bad |= dig < 0;
             overflow |= __builtin_mul_overflow(v, base, &v);
-            overflow |= __builtin_add_overflow(v, dig, &v);
+            overflow |= __builtin_add_overflow(v, static_cast<uint64_t>(static_cast<unsigned>(dig)), &v);
         }
     };
     run(mid, end);
@@ -231,9 +253,8 @@ __attribute__((noinline)) int64_t decode_general(const Set& cs, std::string_view
                  (rotated ? " once its rotation is undone" : "") + "; each value has exactly one code.",
              "If the code was encoded with a width, pass the same width to decode it.");
     }
-    if (overflow)
-        fail(ErrorKind::OutOfRange, "code " + quote_code(code) + " is out of range for type bigint",
-             "Its value exceeds 9223372036854775807.");
+    if (overflow || v > limit_value(limit))
+        fail_too_large(code, limit);
     return v;
 }
 
@@ -258,14 +279,17 @@ static_assert(kSafeDigits[2] == 63 && kSafeDigits[10] == 18 && kSafeDigits[62] =
 inline int byte_digit(const CodecTable& t, unsigned char c) { return t.byte_digit(c); }
 inline int byte_digit(const Charset& cs, unsigned char c) { return cs.ascii_digit(c); }
 
-// decode: a fast path for the common case -- an ASCII charset and a code of at most 64
-// bytes that turns out valid and canonical -- and the general decoder for everything else,
-// which also produces every error. Digits are taken two at a time while the value cannot
-// overflow, halving the chain of dependent multiplications.
+// What the fast path found: a valid code (its value), a code the general decoder refuses, or
+// a case the fast path does not cover.
+enum class Fast { Valid, Invalid, Uncovered };
+
+// The fast path for the common case -- an ASCII charset and a code of 1 to 64 bytes. In that
+// case it decides alone: Invalid exactly when the general decoder throws. Digits are taken
+// two at a time while the value cannot overflow, halving the chain of dependent
+// multiplications.
 template <class Set>
-int64_t decode_impl(const Set& cs, std::string_view code, int rotate, int width)
+inline Fast decode_fast(const Set& cs, std::string_view code, int rotate, int width, Limit limit, uint64_t& out)
 {
-    check_shape(rotate, width);
     const size_t n = code.size();
     if (cs.ascii() && n - 1 < static_cast<size_t>(kMaxCodeWidth)) {
         const unsigned char* s = reinterpret_cast<const unsigned char*>(code.data());
@@ -301,13 +325,28 @@ int64_t decode_impl(const Set& cs, std::string_view code, int rotate, int width)
             overflow |= __builtin_mul_overflow(v, base, &v);
             overflow |= __builtin_add_overflow(v, static_cast<uint64_t>(static_cast<unsigned>(d)), &v);
         }
-        overflow |= v > static_cast<uint64_t>(INT64_MAX);
+        overflow |= v > limit_value(limit);
         const bool canonical = n >= static_cast<size_t>(width) &&
             !(n > std::max<size_t>(1, static_cast<size_t>(width)) && byte_digit(cs, s[0]) == 0);
-        if (__builtin_expect(acc >= 0 && !overflow && canonical, 1))
-            return static_cast<int64_t>(v);
+        if (__builtin_expect(acc >= 0 && !overflow && canonical, 1)) {
+            out = v;
+            return Fast::Valid;
+        }
+        return Fast::Invalid;
     }
-    return decode_general(cs, code, rotate, width);
+    return Fast::Uncovered;
+}
+
+// decode: the fast path, and the general decoder for everything else, which also produces
+// every error.
+template <class Set>
+uint64_t decode_impl(const Set& cs, std::string_view code, int rotate, int width, Limit limit)
+{
+    check_shape(rotate, width);
+    uint64_t v;
+    if (__builtin_expect(decode_fast(cs, code, rotate, width, limit, v) == Fast::Valid, 1))
+        return v;
+    return decode_general(cs, code, rotate, width, limit);
 }
 
 } // namespace
@@ -320,7 +359,7 @@ void encode(const Charset& cs, int64_t id, int rotate, int width, std::string& o
 
 int64_t decode(const Charset& cs, std::string_view code, int rotate, int width)
 {
-    return decode_impl(cs, code, rotate, width);
+    return static_cast<int64_t>(decode_impl(cs, code, rotate, width, Limit::Bigint));
 }
 
 std::string_view encode(const CodecTable& cs, int64_t id, int rotate, int width, char (&buf)[kMaxCodeBytes])
@@ -330,7 +369,7 @@ std::string_view encode(const CodecTable& cs, int64_t id, int rotate, int width,
 
 int64_t decode(const CodecTable& cs, std::string_view code, int rotate, int width)
 {
-    return decode_impl(cs, code, rotate, width);
+    return static_cast<int64_t>(decode_impl(cs, code, rotate, width, Limit::Bigint));
 }
 
 void CodecTable::build(const Charset& cs, CodecTable& t) noexcept
@@ -381,19 +420,12 @@ inline uint64_t round_value(const ScrambleKey& key, int round, int bits, uint64_
                                    uint64_t{0x5C} << 56);
 }
 
-int64_t feistel(int64_t x, const ScrambleKey& key, int bits, bool inverse)
+// The permutation of 0 .. 2^bits-1 (1 <= bits <= 64, checked by the callers). For bits = 64
+// the halves are 32 bits each, so the same rounds permute every 64-bit value.
+uint64_t feistel_block(uint64_t v, const ScrambleKey& key, int bits, bool inverse)
 {
-    if (bits < 1 || bits > kMaxScrambleBits)
-        fail(ErrorKind::InvalidParameter, "bits " + quoted(bits) + " is out of range",
-             "The number of bits must be between 1 and 63.");
-    if (x < 0 || static_cast<uint64_t>(x) >> bits != 0)
-        fail(ErrorKind::OutOfRange,
-             "value " + quoted(x) + " is out of range for a " + std::to_string(bits) + "-bit scramble",
-             "The scramble permutes the values from 0 to " + std::to_string((uint64_t{1} << bits) - 1) + ".",
-             x >= 0 && bits < kMaxScrambleBits ? "Raise bits to cover the value (at most 63)." : "");
-    uint64_t v = static_cast<uint64_t>(x);
     if (bits == 1) // a 1-bit permutation: keep or flip
-        return static_cast<int64_t>(v ^ (round_value(key, 0, 1, 0) & 1));
+        return v ^ (round_value(key, 0, 1, 0) & 1);
     const int lo_bits = bits / 2, hi_bits = bits - lo_bits;
     const uint64_t lo_mask = (uint64_t{1} << lo_bits) - 1, hi_mask = (uint64_t{1} << hi_bits) - 1;
     uint64_t hi = v >> lo_bits, lo = v & lo_mask;
@@ -408,7 +440,20 @@ int64_t feistel(int64_t x, const ScrambleKey& key, int bits, bool inverse)
             hi ^= round_value(key, r, bits, lo) & hi_mask;
         }
     }
-    return static_cast<int64_t>(hi << lo_bits | lo);
+    return hi << lo_bits | lo;
+}
+
+int64_t feistel(int64_t x, const ScrambleKey& key, int bits, bool inverse)
+{
+    if (bits < 1 || bits > kMaxScrambleBits)
+        fail(ErrorKind::InvalidParameter, "bits " + quoted(bits) + " is out of range",
+             "The number of bits must be between 1 and 63.");
+    if (x < 0 || static_cast<uint64_t>(x) >> bits != 0)
+        fail(ErrorKind::OutOfRange,
+             "value " + quoted(x) + " is out of range for a " + std::to_string(bits) + "-bit scramble",
+             "The scramble permutes the values from 0 to " + std::to_string((uint64_t{1} << bits) - 1) + ".",
+             x >= 0 && bits < kMaxScrambleBits ? "Raise bits to cover the value (at most 63)." : "");
+    return static_cast<int64_t>(feistel_block(static_cast<uint64_t>(x), key, bits, inverse));
 }
 
 SipKey sip_key_of(const char (&text)[17])
@@ -437,5 +482,52 @@ ScrambleKey derive_key(std::string_view key)
 int64_t scramble(int64_t x, const ScrambleKey& key, int bits) { return feistel(x, key, bits, false); }
 
 int64_t unscramble(int64_t x, const ScrambleKey& key, int bits) { return feistel(x, key, bits, true); }
+
+uint64_t scramble_block64(uint64_t x, const ScrambleKey& key) { return feistel_block(x, key, 64, false); }
+
+uint64_t unscramble_block64(uint64_t x, const ScrambleKey& key) { return feistel_block(x, key, 64, true); }
+
+ScrambleKey public_id_key(const unsigned char (&key)[kPublicIdKeyBytes])
+{
+    return derive_key(std::string_view(reinterpret_cast<const char*>(key), kPublicIdKeyBytes));
+}
+
+std::string_view public_id(const CodecTable& cs, int64_t id, const ScrambleKey& key, int width,
+                           char (&buf)[kMaxCodeBytes])
+{
+    check_shape(0, width);
+    return encode_value(cs, scramble_block64(static_cast<uint64_t>(id), key), 0, width, buf);
+}
+
+int64_t from_public_id(const CodecTable& cs, std::string_view code, const ScrambleKey& key, int width)
+{
+    check_shape(0, width);
+    return static_cast<int64_t>(unscramble_block64(decode_impl(cs, code, 0, width, Limit::Block64), key));
+}
+
+bool try_from_public_id(const CodecTable& cs, std::string_view code, const ScrambleKey& key, int width, int64_t& id)
+{
+    check_shape(0, width);
+    uint64_t v = 0;
+    switch (decode_fast(cs, code, 0, width, Limit::Block64, v)) {
+    case Fast::Valid:
+        break;
+    case Fast::Invalid:
+        return false;
+    case Fast::Uncovered: // an empty or long code, or a charset with multi-byte symbols
+        if (code.empty() || code.size() > kMaxCodeBytes)
+            return false;
+        try {
+            v = decode_general(cs, code, 0, width, Limit::Block64);
+        } catch (const Error& e) {
+            if (e.kind() == ErrorKind::Syntax || e.kind() == ErrorKind::OutOfRange)
+                return false;
+            throw;
+        }
+        break;
+    }
+    id = static_cast<int64_t>(unscramble_block64(v, key));
+    return true;
+}
 
 } // namespace idseq

@@ -116,6 +116,31 @@ ScrambleKey derive_key(std::string_view key);
 int64_t scramble(int64_t x, const ScrambleKey& key, int bits);
 int64_t unscramble(int64_t x, const ScrambleKey& key, int bits);
 
+// Public ids: the id's 64 bits (a negative bigint as its two's complement) through the same
+// Feistel network with bits = 64 (two 32-bit halves; bits is part of every round's input, so
+// this is not any of the 1 .. 63-bit permutations), then encoded over the charset, padded to
+// width (rotation 0). Every bigint has exactly one public id per (key, charset, width); a
+// code is valid exactly when it is the canonical code of a value below 2^64.
+uint64_t scramble_block64(uint64_t x, const ScrambleKey& key);
+uint64_t unscramble_block64(uint64_t x, const ScrambleKey& key);
+
+// A named key: 256 random bits, kept by the database. The scramble key is derived from its
+// bytes as from a text key (derive_key), so a named key is as strong as SipHash's 128 bits.
+constexpr size_t kPublicIdKeyBytes = 32;
+ScrambleKey public_id_key(const unsigned char (&key)[kPublicIdKeyBytes]);
+
+// Throws InvalidParameter for a width outside 0 .. 64 (before looking at the id or the code).
+std::string_view public_id(const CodecTable& cs, int64_t id, const ScrambleKey& key, int width,
+                           char (&buf)[kMaxCodeBytes]);
+// The inverse: throws Syntax for an empty code, a symbol outside the charset or a
+// non-canonical code (shorter than width, or longer with a leading zero symbol), OutOfRange
+// for a value of 2^64 or more. No message holds anything derived from the key.
+int64_t from_public_id(const CodecTable& cs, std::string_view code, const ScrambleKey& key, int width);
+// The same without an exception for a bad code: false where from_public_id throws Syntax or
+// OutOfRange (without building a message: a made-up code costs what a valid one does, for an
+// ASCII charset); InvalidParameter is still thrown for a width outside 0 .. 64.
+bool try_from_public_id(const CodecTable& cs, std::string_view code, const ScrambleKey& key, int width, int64_t& id);
+
 static_assert(std::is_trivially_copyable_v<CodecTable> && std::is_trivially_destructible_v<CodecTable>,
               "CodecTable must be plain data");
 

@@ -105,3 +105,11 @@
 #else
 #define IDSEQ_DECODE_TIMEZONE_ABBREV(lower, offset, tz) DecodeTimezoneAbbrev(0, (lower), (offset), (tz))
 #endif
+
+// Whether role has a privilege on a database: 16 replaced pg_database_aclcheck with
+// object_aclcheck. The caller includes utils/acl.h and catalog/pg_database.h.
+#if PG_VERSION_NUM >= 160000
+#define IDSEQ_DATABASE_ACLCHECK(db, role, mode) object_aclcheck(DatabaseRelationId, (db), (role), (mode))
+#else
+#define IDSEQ_DATABASE_ACLCHECK(db, role, mode) pg_database_aclcheck((db), (role), (mode))
+#endif

@@ -1,5 +1,6 @@
 // Display codecs and keyed public ids: idseq_encode, idseq_decode,
-// idseq_scramble, idseq_unscramble.
+// idseq_scramble, idseq_unscramble, and idseq_public_id, idseq_from_public_id and
+// idseq_try_from_public_id with named keys (src/pg/named_keys.h).
 //
 // These run once per row, so the per-call work is kept to the codec itself:
 // - the charset argument is resolved once per call site: fn_extra holds a CodecTable (the
@@ -8,7 +9,8 @@
 //   memory whatever the registry cache does with its own Charset objects; the generation
 //   drops a copy of a definition that a rollback undid;
 // - the scramble key is derived once per call site: fn_extra holds the derived 128-bit key
-//   keyed by the key's bytes;
+//   keyed by the key's bytes (a named key: by its name, the user and the key registry's
+//   generation, with the USAGE check done once);
 // - codes are built in a stack buffer and copied once into the result text.
 // fn_extra memory is palloc'd in fn_mcxt and holds plain data only.
 #include "charset.h"
@@ -20,6 +22,7 @@
 #include <string_view>
 
 #include "boundary.h"
+#include "named_keys.h"
 #include "registry.h"
 
 extern "C" {
@@ -33,6 +36,9 @@ PG_FUNCTION_INFO_V1(idseq_scramble);
 PG_FUNCTION_INFO_V1(idseq_unscramble);
 PG_FUNCTION_INFO_V1(idseq_encode_uuid);
 PG_FUNCTION_INFO_V1(idseq_decode_uuid);
+PG_FUNCTION_INFO_V1(idseq_public_id);
+PG_FUNCTION_INFO_V1(idseq_from_public_id);
+PG_FUNCTION_INFO_V1(idseq_try_from_public_id);
 }
 
 using idseq::CodecTable;
@@ -46,6 +52,12 @@ struct CharsetSlot {
     uint64 generation; // idseq::pg::charset_generation() when the table was built
     char name[NAMEDATALEN];
     CodecTable table;
+};
+
+// fn_extra of idseq_public_id and its inverses: the named key's slot and the charset's.
+struct PublicIdSlot {
+    idseq::pg::NamedKeySlot key;
+    CharsetSlot* charset;
 };
 
 // fn_extra of idseq_scramble / idseq_unscramble.
@@ -80,28 +92,35 @@ T* alloc_in_fn_mcxt(FunctionCallInfo fcinfo, size_t size)
     return static_cast<T*>(MemoryContextAlloc(cxt, size));
 }
 
-const CodecTable& resolve_codec_table(FunctionCallInfo fcinfo, text* arg, CharsetSlot* slot);
+const CodecTable& resolve_codec_table(FunctionCallInfo fcinfo, text* arg, CharsetSlot** where);
 
-// The compiled charset named by argument argno, cached per call site.
-inline const CodecTable& codec_table(FunctionCallInfo fcinfo, int argno)
+// The compiled charset named by arg, cached in *where (nullptr: not cached).
+inline const CodecTable& codec_table_at(FunctionCallInfo fcinfo, text* arg, CharsetSlot** where)
 {
-    text* arg = arg_text(fcinfo, argno);
-    CharsetSlot* slot = fcinfo->flinfo ? static_cast<CharsetSlot*>(fcinfo->flinfo->fn_extra) : nullptr;
+    CharsetSlot* slot = where ? *where : nullptr;
     if (likely(slot != nullptr) && slot->name_len == (int) VARSIZE_ANY_EXHDR(arg) &&
         slot->generation == idseq::pg::charset_generation() && same_bytes(slot->name, VARDATA_ANY(arg), (size_t) slot->name_len))
         return slot->table;
-    return resolve_codec_table(fcinfo, arg, slot);
+    return resolve_codec_table(fcinfo, arg, where);
 }
 
-__attribute__((noinline)) const CodecTable& resolve_codec_table(FunctionCallInfo fcinfo, text* arg, CharsetSlot* slot)
+// The compiled charset named by argument argno, cached per call site (in fn_extra).
+inline const CodecTable& codec_table(FunctionCallInfo fcinfo, int argno)
+{
+    return codec_table_at(fcinfo, arg_text(fcinfo, argno),
+                          fcinfo->flinfo ? reinterpret_cast<CharsetSlot**>(&fcinfo->flinfo->fn_extra) : nullptr);
+}
+
+__attribute__((noinline)) const CodecTable& resolve_codec_table(FunctionCallInfo fcinfo, text* arg, CharsetSlot** where)
 {
     const char* name = VARDATA_ANY(arg);
     const int len = (int) VARSIZE_ANY_EXHDR(arg);
     const idseq::Charset* cs = idseq::pg::charset_by_text(arg); // 22023 for an unknown name
+    CharsetSlot* slot = where ? *where : nullptr;
     if (slot == nullptr) {
         slot = alloc_in_fn_mcxt<CharsetSlot>(fcinfo, sizeof(CharsetSlot));
-        if (fcinfo->flinfo)
-            fcinfo->flinfo->fn_extra = slot;
+        if (where)
+            *where = slot;
     }
     slot->name_len = -1;
     run([&] { CodecTable::build(*cs, slot->table); });
@@ -138,6 +157,42 @@ const idseq::ScrambleKey& scramble_key(FunctionCallInfo fcinfo, int argno)
     memcpy(slot->bytes, key, len);
     slot->len = len;
     return slot->key;
+}
+
+// fn_extra of the public id functions (zeroed: no key yet, no charset).
+PublicIdSlot& public_id_slot(FunctionCallInfo fcinfo)
+{
+    PublicIdSlot* slot = fcinfo->flinfo ? static_cast<PublicIdSlot*>(fcinfo->flinfo->fn_extra) : nullptr;
+    if (likely(slot != nullptr))
+        return *slot;
+    MemoryContext cxt = fcinfo->flinfo ? fcinfo->flinfo->fn_mcxt : CurrentMemoryContext;
+    slot = static_cast<PublicIdSlot*>(MemoryContextAllocZero(cxt, sizeof(PublicIdSlot)));
+    if (fcinfo->flinfo)
+        fcinfo->flinfo->fn_extra = slot;
+    return *slot;
+}
+
+// idseq_from_public_id and idseq_try_from_public_id: (code, key, charset, width). With
+// or_null, a bad code (what the strict one refuses with 22P02 or 22003) gives NULL; every
+// other error (an unknown or forbidden key, an unknown charset, a width out of range) is
+// raised all the same.
+Datum from_public_id(FunctionCallInfo fcinfo, bool or_null)
+{
+    text* code = arg_text(fcinfo, 0);
+    PublicIdSlot& slot = public_id_slot(fcinfo);
+    const idseq::ScrambleKey& key = idseq::pg::named_key_for_use(arg_text(fcinfo, 1), slot.key);
+    const CodecTable& cs = codec_table_at(fcinfo, arg_text(fcinfo, 2), &slot.charset);
+    const int32 width = PG_GETARG_INT32(3);
+    const std::string_view sv(VARDATA_ANY(code), VARSIZE_ANY_EXHDR(code));
+    int64_t v = 0;
+    bool ok = true;
+    if (or_null)
+        run([&] { ok = idseq::try_from_public_id(cs, sv, key, width, v); });
+    else
+        run([&] { v = idseq::from_public_id(cs, sv, key, width); });
+    if (!ok)
+        PG_RETURN_NULL();
+    PG_RETURN_INT64(v);
 }
 
 } // namespace
@@ -223,6 +278,35 @@ Datum idseq_decode_uuid(PG_FUNCTION_ARGS)
         memcpy(out->data, u.data(), sizeof out->data);
     });
     PG_RETURN_UUID_P(out);
+}
+
+// idseq_public_id(id bigint, key text, charset text DEFAULT 'base58', width integer
+//                 DEFAULT 11) RETURNS text
+Datum idseq_public_id(PG_FUNCTION_ARGS)
+{
+    const int64 id = PG_GETARG_INT64(0);
+    PublicIdSlot& slot = public_id_slot(fcinfo);
+    const idseq::ScrambleKey& key = idseq::pg::named_key_for_use(arg_text(fcinfo, 1), slot.key);
+    const CodecTable& cs = codec_table_at(fcinfo, arg_text(fcinfo, 2), &slot.charset);
+    const int32 width = PG_GETARG_INT32(3);
+    char buf[idseq::kMaxCodeBytes];
+    std::string_view code;
+    run([&] { code = idseq::public_id(cs, id, key, width, buf); });
+    PG_RETURN_TEXT_P(cstring_to_text_with_len(code.data(), (int) code.size()));
+}
+
+// idseq_from_public_id(code text, key text, charset text DEFAULT 'base58', width integer
+//                      DEFAULT 11) RETURNS bigint
+Datum idseq_from_public_id(PG_FUNCTION_ARGS)
+{
+    return from_public_id(fcinfo, false);
+}
+
+// idseq_try_from_public_id(code text, key text, charset text DEFAULT 'base58', width
+//                          integer DEFAULT 11) RETURNS bigint: NULL for a bad code
+Datum idseq_try_from_public_id(PG_FUNCTION_ARGS)
+{
+    return from_public_id(fcinfo, true);
 }
 
 } // extern "C"

@@ -29,6 +29,7 @@ Datum code_format(PG_FUNCTION_ARGS);
 Datum idseq_encode(PG_FUNCTION_ARGS);
 Datum idseq_scramble(PG_FUNCTION_ARGS);
 Datum idseq_unscramble(PG_FUNCTION_ARGS);
+Datum idseq_public_id(PG_FUNCTION_ARGS);
 Datum snowflake_timestamp(PG_FUNCTION_ARGS);
 Datum snowflake_unpack(PG_FUNCTION_ARGS);
 }
@@ -106,6 +107,7 @@ IDSEQ_INT8_VARIANTS(code_format, code_format, 0)
 IDSEQ_INT8_VARIANTS(idseq_encode, idseq_encode, 0)
 IDSEQ_INT8_VARIANTS(idseq_scramble, idseq_scramble, 0)
 IDSEQ_INT8_VARIANTS(idseq_unscramble, idseq_unscramble, 0)
+IDSEQ_INT8_VARIANTS(idseq_public_id, idseq_public_id, 0)
 IDSEQ_INT8_VARIANTS(snowflake_timestamp, snowflake_timestamp, 0)
 IDSEQ_INT8_VARIANTS(snowflake_unpack, snowflake_unpack, 0)
 

@@ -216,6 +216,8 @@ void ensure_cache()
         run([&] { cache = new Cache(); });
 }
 
+} // namespace
+
 Oid extension_schema_oid(bool missing_ok)
 {
     Oid ext = get_extension_oid("idseq", true);
@@ -239,6 +241,8 @@ Oid extension_schema_oid(bool missing_ok)
     return nsp;
 }
 
+namespace {
+
 // The registry's unique single-column indexes on id (column 1) and name (column 2), found by
 // their shape, not their names.
 void find_indexes(Oid relid)
@@ -247,25 +251,9 @@ void find_indexes(Oid relid)
     if (!OidIsValid(relid))
         return;
     Relation rel = table_open(relid, AccessShareLock);
-    List* indexes = RelationGetIndexList(rel);
-    ListCell* lc;
-    foreach (lc, indexes) {
-        Relation index = index_open(lfirst_oid(lc), AccessShareLock);
-        Form_pg_index form = index->rd_index;
-        bool plain = heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, NULL) &&
-                     heap_attisnull(index->rd_indextuple, Anum_pg_index_indexprs, NULL);
-        if (form->indisunique && form->indisvalid && form->indnatts == 1 && plain &&
-            index->rd_rel->relam == BTREE_AM_OID) {
-            if (form->indkey.values[0] == 1) {
-                cache->id_index = RelationGetRelid(index);
-            } else if (form->indkey.values[0] == 2) {
-                cache->name_index = RelationGetRelid(index);
-                cache->name_collation = index->rd_indcollation[0];
-            }
-        }
-        index_close(index, AccessShareLock);
-    }
-    list_free(indexes);
+    Oid unused;
+    cache->id_index = unique_index_on(rel, 1, unused);
+    cache->name_index = unique_index_on(rel, 2, cache->name_collation);
     table_close(rel, AccessShareLock);
 }
 
@@ -548,6 +536,28 @@ uint64 spi_query(const char* sql, int nargs, const char* const* args, bool read_
 void spi_end()
 {
     internal_sql_finish();
+}
+
+Oid unique_index_on(Relation rel, AttrNumber attnum, Oid& collation)
+{
+    Oid found = InvalidOid;
+    collation = InvalidOid;
+    List* indexes = RelationGetIndexList(rel);
+    ListCell* lc;
+    foreach (lc, indexes) {
+        Relation index = index_open(lfirst_oid(lc), AccessShareLock);
+        Form_pg_index form = index->rd_index;
+        bool plain = heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, NULL) &&
+                     heap_attisnull(index->rd_indextuple, Anum_pg_index_indexprs, NULL);
+        if (form->indisunique && form->indisvalid && form->indnatts == 1 && plain &&
+            form->indkey.values[0] == attnum && index->rd_rel->relam == BTREE_AM_OID) {
+            found = RelationGetRelid(index);
+            collation = index->rd_indcollation[0];
+        }
+        index_close(index, AccessShareLock);
+    }
+    list_free(indexes);
+    return found;
 }
 
 char* extension_relation(const char* relname)

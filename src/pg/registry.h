@@ -45,6 +45,15 @@ inline uint64 charset_generation()
     return detail::charset_generation;
 }
 
+// The schema the extension is installed in; InvalidOid (missing_ok) or an error (55000)
+// when it is not installed in this database.
+Oid extension_schema_oid(bool missing_ok);
+
+// A valid unique btree index of rel on column attnum alone (no expression, no predicate),
+// found by its shape, not its name; InvalidOid if there is none. collation: the collation it
+// orders by (a scan key on it must compare by the same one).
+Oid unique_index_on(Relation rel, AttrNumber attnum, Oid& collation);
+
 // "schema"."relname" for one of the extension's own relations.
 char* extension_relation(const char* relname);
 

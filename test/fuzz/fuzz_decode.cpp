@@ -6,7 +6,11 @@
 // - when it succeeds, the value is >= 0 and encodes back to the input spelled canonically
 //   (case and aliases folded): decode and encode are exact inverses, one code per value;
 // - the CodecTable the PostgreSQL adapter caches gives the same value or the same error
-//   (kind, message, detail, hint) as the Charset, and the same code.
+//   (kind, message, detail, hint) as the Charset, and the same code;
+// - the same code read as a public id (from_public_id, under a fixed key) is refused with
+//   Syntax or OutOfRange only (InvalidParameter for the one invalid width), exactly when
+//   try_from_public_id returns false; when it is accepted, both give the same id, and
+//   public_id of the id gives the code back, spelled canonically.
 //
 //   make build/fuzz_decode && mkdir -p build/corpus/decode
 //   build/fuzz_decode -max_total_time=60 build/corpus/decode test/fuzz/corpus/decode
@@ -61,6 +65,39 @@ std::string outcome(const S& cs, const std::string& code, int rotate, int width,
     }
 }
 
+// The code as a public id of the table's charset at width (rotation 0).
+void check_public_id(const CodecTable& cs, const std::string& code, int width)
+{
+    static const unsigned char key_bytes[kPublicIdKeyBytes] = {7, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3,
+                                                               2, 3, 8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5};
+    static const ScrambleKey key = public_id_key(key_bytes);
+    int64_t id;
+    int64_t tried = 0;
+    bool try_ok = false;
+    try {
+        try_ok = try_from_public_id(cs, code, key, width, tried);
+    } catch (const Error& e) {
+        check(e.kind() == ErrorKind::InvalidParameter && width > kMaxCodeWidth, "try_from_public_id threw");
+    }
+    try {
+        id = from_public_id(cs, code, key, width);
+    } catch (const Error& e) {
+        fuzz::check_error(e, true);
+        check(e.kind() == ErrorKind::Syntax || e.kind() == ErrorKind::OutOfRange ||
+                  (e.kind() == ErrorKind::InvalidParameter && width > kMaxCodeWidth),
+              "a bad public id raised an error of another kind");
+        check(!try_ok, "try_from_public_id accepted a code from_public_id refuses");
+        return;
+    }
+    check(width <= kMaxCodeWidth, "a public id decoded at an invalid width");
+    check(try_ok && tried == id, "try_from_public_id and from_public_id disagree");
+    std::string canonical;
+    for (const char* p = code.data(); p < code.data() + code.size();)
+        canonical += cs.symbol(cs.read_digit(p, code.data() + code.size()));
+    char buf[kMaxCodeBytes];
+    check(public_id(cs, id, key, width, buf) == canonical, "public_id(from_public_id(code)) differs from the code");
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
@@ -71,6 +108,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const Charset& cs = set.cs;
     const int rotate = data[1] % (kMaxCodeRotate + 2), width = data[2] % (kMaxCodeWidth + 2);
     const std::string code(reinterpret_cast<const char*>(data + 3), size - 3);
+
+    check_public_id(*set.table, code, width);
 
     // Error messages are valid UTF-8 whatever the input: the code is quoted with escapes.
     const std::string by_charset = outcome(cs, code, rotate, width, true);

@@ -493,3 +493,181 @@ TEST(Codec, OverlongCodeAndKeyRefusedAtOnce)
     EXPECT_EQ(error_of([&] { derive_key(std::string(kMaxScrambleKeyBytes + 1, 'k')); }).kind(), ErrorKind::Limit);
     EXPECT_NO_THROW(derive_key(std::string(kMaxScrambleKeyBytes, 'k')));
 }
+
+// --- public ids: a 64-bit block under a named key --------------------------------------------
+
+namespace {
+
+const unsigned char kTestKey[kPublicIdKeyBytes] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                                   16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+
+const CodecTable& table_of(const char* name)
+{
+    static std::vector<std::unique_ptr<CodecTable>> tables;
+    auto t = std::make_unique<CodecTable>();
+    CodecTable::build(*builtin_charset(name), *t);
+    tables.push_back(std::move(t));
+    return *tables.back();
+}
+
+std::string pid(const CodecTable& cs, int64_t id, const ScrambleKey& key, int width)
+{
+    char buf[kMaxCodeBytes];
+    return std::string(public_id(cs, id, key, width, buf));
+}
+
+} // namespace
+
+TEST(PublicId, Block64RoundTripsEveryKindOfValue)
+{
+    const ScrambleKey key = public_id_key(kTestKey);
+    std::mt19937_64 rng(7);
+    std::vector<uint64_t> xs = {0, 1, 2, UINT64_MAX, UINT64_MAX - 1, uint64_t{1} << 63, (uint64_t{1} << 63) - 1};
+    for (int i = 0; i < 200000; i++)
+        xs.push_back(rng() >> (rng() % 64)); // every magnitude
+    size_t below_2_63 = 0;
+    for (uint64_t x : xs) {
+        const uint64_t y = scramble_block64(x, key);
+        ASSERT_EQ(unscramble_block64(y, key), x);
+        below_2_63 += y >> 63 == 0;
+    }
+    // the block is the whole 64 bits: about half the images have the top bit set
+    EXPECT_GT(below_2_63, xs.size() * 45 / 100);
+    EXPECT_LT(below_2_63, xs.size() * 55 / 100);
+}
+
+TEST(PublicId, NotTheSixtyThreeBitScramble)
+{
+    const ScrambleKey key = public_id_key(kTestKey);
+    int same = 0;
+    for (int64_t x = 0; x < 1000; x++)
+        same += scramble_block64(static_cast<uint64_t>(x), key) == static_cast<uint64_t>(scramble(x, key, 63));
+    EXPECT_LT(same, 3);
+    // the named key's scramble key is that of its bytes as a text key
+    const ScrambleKey text = derive_key(std::string(reinterpret_cast<const char*>(kTestKey), kPublicIdKeyBytes));
+    EXPECT_EQ(key.k0, text.k0);
+    EXPECT_EQ(key.k1, text.k1);
+}
+
+TEST(PublicId, RoundTripsAndFixedWidth)
+{
+    const ScrambleKey key = public_id_key(kTestKey);
+    std::mt19937_64 rng(11);
+    // the widths that hold every 64-bit value: every public id then has exactly that length
+    const std::pair<const char*, int> fixed[] = {{"base58", 11}, {"base62", 11}, {"base64url", 11}, {"base36", 13},
+                                                 {"crockford32", 13}, {"hex", 16}, {"digits", 20}, {"upper", 14}};
+    for (const auto& [name, width] : fixed) {
+        const CodecTable& cs = table_of(name);
+        for (int i = 0; i < 20000; i++) {
+            const int64_t id = static_cast<int64_t>(rng());
+            const std::string code = pid(cs, id, key, width);
+            ASSERT_EQ(code.size(), static_cast<size_t>(width)) << name << " " << id;
+            ASSERT_EQ(from_public_id(cs, code, key, width), id) << name << " " << code;
+        }
+        for (int64_t id : {int64_t{0}, int64_t{-1}, kMax, std::numeric_limits<int64_t>::min()})
+            ASSERT_EQ(from_public_id(cs, pid(cs, id, key, width), key, width), id);
+    }
+    // a width below that is a minimum, as idseq_encode's: codes then vary in length
+    const CodecTable& b36 = table_of("base36");
+    for (int i = 0; i < 2000; i++) {
+        const int64_t id = static_cast<int64_t>(rng());
+        const std::string code = pid(b36, id, key, 11);
+        ASSERT_GE(code.size(), 11u);
+        ASSERT_LE(code.size(), 13u);
+        ASSERT_EQ(from_public_id(b36, code, key, 11), id);
+    }
+}
+
+TEST(PublicId, StableOutput)
+{
+    // Public ids are printed and linked to: the permutation and the encoding are the format.
+    const ScrambleKey key = public_id_key(kTestKey);
+    const CodecTable& b58 = table_of("base58");
+    EXPECT_EQ(pid(b58, 0, key, 11), "EgFM4fUojkZ");
+    EXPECT_EQ(pid(b58, 1, key, 11), "4WzCVqdWK5k");
+    EXPECT_EQ(pid(b58, -1, key, 11), "UgmH9cR6234");
+    EXPECT_EQ(pid(b58, kMax, key, 11), "RHYp8HHEPzV");
+    EXPECT_EQ(scramble_block64(12345, key), uint64_t{2367956987610714128});
+}
+
+TEST(PublicId, BadCodesAreSyntaxOrOutOfRangeWithoutKeyMaterial)
+{
+    const ScrambleKey key = public_id_key(kTestKey);
+    const CodecTable& b58 = table_of("base58");
+    auto check = [&](const std::string& code, ErrorKind kind, const std::string& message) {
+        Error e = error_of([&] { from_public_id(b58, code, key, 11); });
+        EXPECT_EQ(e.kind(), kind) << code;
+        EXPECT_EQ(e.what(), message) << code;
+    };
+    check("", ErrorKind::Syntax, "invalid code \"\"");
+    check("0OIl1111111", ErrorKind::Syntax, "invalid symbol \"0\" at position 1 of code \"0OIl1111111\"");
+    check("2222", ErrorKind::Syntax, "non-canonical code \"2222\"");              // shorter than width
+    check("122222222222", ErrorKind::Syntax, "non-canonical code \"122222222222\""); // a leading zero symbol
+    check("zzzzzzzzzzz", ErrorKind::OutOfRange, "code \"zzzzzzzzzzz\" is out of range for a public id");
+    check("222222222222", ErrorKind::OutOfRange, "code \"222222222222\" is out of range for a public id");
+    EXPECT_EQ(kind_of([&] { from_public_id(b58, std::string(300, 'z'), key, 11); }), ErrorKind::OutOfRange);
+    // 2^64 - 1 is the largest value a code may hold (it is the public id of some id); 2^64 is not
+    const int64_t top = from_public_id(b58, "jpXCZedGfVQ", key, 11);
+    EXPECT_EQ(pid(b58, top, key, 11), "jpXCZedGfVQ");
+    check("jpXCZedGfVR", ErrorKind::OutOfRange, "code \"jpXCZedGfVR\" is out of range for a public id");
+    // no message holds the key's bytes or the derived key (the texts are pinned above; the
+    // detail of the range error names only the limit)
+    Error e = error_of([&] { from_public_id(b58, "jpXCZedGfVR", key, 11); });
+    EXPECT_EQ(e.detail(), "Its value exceeds 18446744073709551615, the largest 64-bit value.");
+    // width out of range is the caller's mistake, not a bad code
+    EXPECT_EQ(kind_of([&] { from_public_id(b58, "22222222222", key, 65); }), ErrorKind::InvalidParameter);
+    EXPECT_EQ(kind_of([&] { from_public_id(b58, "22222222222", key, -1); }), ErrorKind::InvalidParameter);
+    EXPECT_EQ(kind_of([&] { pid(b58, 5, key, 65); }), ErrorKind::InvalidParameter);
+    int64_t id = 0;
+    EXPECT_EQ(kind_of([&] { try_from_public_id(b58, "22222222222", key, 65, id); }), ErrorKind::InvalidParameter);
+    EXPECT_FALSE(try_from_public_id(b58, "jpXCZedGfVR", key, 11, id));
+    EXPECT_FALSE(try_from_public_id(b58, "", key, 11, id));
+    EXPECT_FALSE(try_from_public_id(b58, std::string(300, 'z'), key, 11, id));
+    EXPECT_TRUE(try_from_public_id(b58, "EgFM4fUojkZ", key, 11, id));
+    EXPECT_EQ(id, 0);
+}
+
+// Random texts never decode to an error of another kind, and what decodes is canonical: its
+// public id is the text itself (in the charset's output case).
+TEST(PublicId, RandomCodesAreRejectedOrCanonical)
+{
+    const ScrambleKey key = public_id_key(kTestKey);
+    std::mt19937_64 rng(3);
+    const Charset greek = Charset::make(2000, "greek", "αβγδεζηθ", false); // multi-byte symbols
+    CodecTable greek_table;
+    CodecTable::build(greek, greek_table);
+    for (const char* name : {"base58", "crockford32", "hex", "greek"}) {
+        const CodecTable& cs = std::string(name) == "greek" ? greek_table : table_of(name);
+        const std::string sym(cs.symbols());
+        for (int i = 0; i < 100000; i++) {
+            std::string code;
+            const int len = static_cast<int>(rng() % 16);
+            for (int j = 0; j < len; j++) {
+                if (rng() % 50 == 0) {
+                    code += static_cast<char>(rng() % 256);
+                } else {
+                    const int d = static_cast<int>(rng() % static_cast<uint64_t>(cs.base()));
+                    code += std::string(cs.symbol(d));
+                }
+            }
+            if (rng() % 1000 == 0)
+                code = std::string(300, sym[1]); // too long to be a code
+            const int width = static_cast<int>(rng() % 14);
+            int64_t tried = 0;
+            const bool try_ok = try_from_public_id(cs, code, key, width, tried);
+            try {
+                const int64_t id = from_public_id(cs, code, key, width);
+                ASSERT_TRUE(try_ok) << code;
+                ASSERT_EQ(tried, id);
+                std::string again = pid(cs, id, key, width);
+                if (std::string(name) == "base58" || std::string(name) == "greek")
+                    ASSERT_EQ(again, code);
+                else // case-insensitive: the same code in the output case
+                    ASSERT_EQ(again.size(), code.size());
+            } catch (const Error& e) {
+                ASSERT_TRUE(e.kind() == ErrorKind::Syntax || e.kind() == ErrorKind::OutOfRange) << e.what();
+                ASSERT_FALSE(try_ok) << code;
+            }
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../../52_named_keys.sql
