@@ -138,9 +138,9 @@ for my $path ('shared', 'plain') {
     # the clock: tiny_$path's are still ahead from the burst above)
     alter_system($node, ['idseq.snowflake_lease_ms = 1000']);
     $tiny->(10, "tinyc_$path");
-    # its first claim on the server starts above the server's fence, which the burst above
-    # moved ahead: wait until the clock has caught up with it, so that the drift measured
-    # below is the crashes' alone
+    # a first claim may start above the server's fence (when the claims directory cannot tell
+    # that the pair was never issued), which the burst above moved ahead: wait until the clock
+    # has caught up with it, so that the drift measured below is the crashes' alone
     $node->poll_query_until('postgres', qq{
         SELECT snowflake_timestamp(snowflake_nextval('tinyc_$path'), 'tinyc_$path') <= clock_timestamp()})
       or die "tinyc_$path stays ahead of the clock";

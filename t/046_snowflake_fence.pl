@@ -94,6 +94,15 @@ for my $path ('shared', 'plain') {
     sample($node, 'app', 'before');
     my @files = claim_files($node);
     is(scalar(@files), 1, "$path: one claim file");
+    # a layout's first id on a server whose claims are all on record goes at the clock, not
+    # above the fence the first layout's reservations moved up to a lease ahead
+    $node->safe_psql('app', "SELECT snowflake_create_layout('fresh_l', '2024-01-01+00', 'time:41,node:10,seq:12')");
+    is($node->safe_psql('app', "SELECT snowflake_timestamp(snowflake_nextval('fresh_l'), 'fresh_l') <= clock_timestamp()"),
+        't', "$path: a new layout's first id carries the clock's time");
+    @files = claim_files($node);
+    is(scalar(@files), 2, "$path: two claim files");
+    unlink grep { /e1704067200000000/ } @files or die 'no claim file of fresh_l';
+    @files = claim_files($node);
     open(my $fh, '>', $files[0]) or die;
     close $fh;    # cut to 0 bytes
     for my $db ('reporting', 'app') {

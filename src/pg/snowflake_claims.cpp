@@ -50,6 +50,7 @@
 extern "C" {
 #include "miscadmin.h"
 #include "commands/dbcommands.h"
+#include "access/xlog.h"
 #include "storage/fd.h"
 #include "utils/guc.h"
 #include "utils/inval.h"
@@ -290,21 +291,15 @@ Oid read_claim(const char* path, char* layout, time_t& touched)
 
 // Writes the claim durably: a temporary file, flushed, renamed over the claim, the directory
 // flushed (durable_rename). Errors are ERRORs: no id is issued without its claim on disk.
-void write_claim(const char* path, Oid db, const char* layout)
+// Writes a file durably: a temporary file, flushed, renamed over it, the directory flushed
+// (durable_rename). Errors are ERRORs.
+void write_durably(const char* path, const char* buf, int len)
 {
-    if (MakePGDirectory(kClaimDir) == 0) {
-        fsync_fname(kClaimDir, true);
-        fsync_fname(".", true); // the directory's entry in the data directory
-    } else if (errno != EEXIST) {
-        ereport(ERROR, (errcode_for_file_access(), errmsg("could not create directory \"%s\": %m", kClaimDir)));
-    }
     char tmp[MAXPGPATH + 8];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     int fd = OpenTransientFile(tmp, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
     if (fd < 0)
         ereport(ERROR, (errcode_for_file_access(), errmsg("could not create file \"%s\": %m", tmp)));
-    char buf[32 + NAMEDATALEN];
-    int len = snprintf(buf, sizeof buf, "%u %s\n", db, layout);
     errno = 0;
     if (write(fd, buf, len) != len) {
         int saved_errno = errno ? errno : ENOSPC;
@@ -320,6 +315,107 @@ void write_claim(const char* path, Oid db, const char* layout)
     }
     CloseTransientFile(fd);
     (void) durable_rename(tmp, path, ERROR); // flushes the file again and the directory
+}
+
+// ---- Whether the directory still holds every claim ever made ----------------------------------
+//
+// A database that takes a pair no file names restarts above the server's fence, because the
+// pair may have been issued elsewhere and its claim lost (a standby made before it, a
+// pg_upgrade, a deleted file). That costs up to a lease of drift, which a pair that was never
+// issued on this server need not pay -- the common case, a layout's first id. The directory's
+// record, "record", says when none can have been lost: it is written when the directory is
+// made, then holds the timeline it was made on, whether the fence was still 0 then (nothing
+// issued on the server before it), and how many claims were written since. A missing pair is
+// taken without the fence's drift only while all three still hold: the same timeline (a
+// promotion or a point-in-time recovery starts a new one), a directory made on a server that
+// had issued nothing, and as many claim files as were written (none deleted). Anything else --
+// no record, a damaged one, another count -- takes the fence, as before; the record can only
+// spare drift, never let an id repeat that the fence would have stopped.
+constexpr const char* kRecord = "idseq_snowflake_claims/record";
+
+struct ClaimRecord {
+    bool ok = false;
+    uint32 timeline = 0;
+    int fresh = 0;
+    long count = 0;
+};
+
+ClaimRecord read_record()
+{
+    ClaimRecord r;
+    int fd = OpenTransientFile(kRecord, O_RDONLY | PG_BINARY);
+    if (fd < 0)
+        return r;
+    char buf[128];
+    ssize_t got = read(fd, buf, sizeof buf - 1);
+    CloseTransientFile(fd);
+    if (got <= 0)
+        return r;
+    buf[got] = '\0';
+    unsigned int tli = 0;
+    int fresh = 0;
+    long count = -1;
+    char end = 0;
+    if (sscanf(buf, "idseq claims 1 timeline %u fresh %d count %ld%c", &tli, &fresh, &count, &end) == 4 && end == '\n' &&
+        count >= 0) {
+        r.ok = true;
+        r.timeline = tli;
+        r.fresh = fresh;
+        r.count = count;
+    }
+    return r;
+}
+
+void write_record(const ClaimRecord& r)
+{
+    char buf[128];
+    int len = snprintf(buf, sizeof buf, "idseq claims 1 timeline %u fresh %d count %ld\n", r.timeline, r.fresh, r.count);
+    write_durably(kRecord, buf, len);
+}
+
+long count_claim_files()
+{
+    long n = 0;
+    DIR* dir = AllocateDir(kClaimDir);
+    struct dirent* de;
+    while ((de = ReadDir(dir, kClaimDir)) != NULL)
+        if (de->d_name[0] == 'e' && strstr(de->d_name, ".tmp") == nullptr)
+            n++;
+    FreeDir(dir);
+    return n;
+}
+
+// Whether a pair that no file names was never issued on this server (see above).
+bool never_claimed_here()
+{
+    const ClaimRecord r = read_record();
+    return r.ok && r.fresh == 1 && r.timeline == GetWALInsertionTimeLine() && r.count == count_claim_files();
+}
+
+// Writes the claim durably before any id of the pair is issued, the directory made first
+// (with its record) when it is missing, and the record's count raised for a new pair.
+void write_claim(const char* path, Oid db, const char* layout, bool new_pair)
+{
+    if (MakePGDirectory(kClaimDir) == 0) {
+        fsync_fname(kClaimDir, true);
+        fsync_fname(".", true); // the directory's entry in the data directory
+        ClaimRecord r;
+        r.timeline = GetWALInsertionTimeLine();
+        r.fresh = fence_read(1) == 0 && fence_read(INT64_MAX) == 0;
+        write_record(r);
+    } else if (errno != EEXIST) {
+        ereport(ERROR, (errcode_for_file_access(), errmsg("could not create directory \"%s\": %m", kClaimDir)));
+    }
+    char buf[32 + NAMEDATALEN];
+    int len = snprintf(buf, sizeof buf, "%u %s\n", db, layout);
+    write_durably(path, buf, len);
+    if (new_pair) {
+        ClaimRecord r = read_record();
+        if (r.ok) { // a record that cannot be read stays so: every missing pair takes the fence
+            r.count++;
+            write_record(r);
+        }
+    }
 }
 
 // The heavyweight lock every backend of the server takes to read or write a claim: an
@@ -482,13 +578,15 @@ void claim_layout(Entry* e, int32 node)
         // No claim yet, or its database was dropped: another database may have issued these
         // ids (a claim lost with a failover, a pg_upgrade or a deleted file), and this
         // database's own mark knows nothing of them. The fence does.
-        restart_above_fence(e, node); // first: a claim must not be on disk before this is done
-        write_claim(path, MyDatabaseId, e->name);
+        const bool new_pair = !OidIsValid(holder);
+        if (!new_pair || !never_claimed_here())
+            restart_above_fence(e, node); // first: a claim must not be on disk before this is done
+        write_claim(path, MyDatabaseId, e->name, new_pair);
     } else if (strcmp(holder_layout, e->name) != 0) {
         if (holder_layout[0] != '\0' && layout_exists(e, holder_layout))
             refuse_twin(e, holder_layout);
         restart_above_fence(e, node); // the claiming layout is gone (DROP EXTENSION), and its mark with it
-        write_claim(path, MyDatabaseId, e->name);
+        write_claim(path, MyDatabaseId, e->name, false);
     } else if (utime(path, nullptr) != 0) {
         // The holder confirms its claim (claim_idle_seconds). Not fatal: a claim that looks
         // idle moves above the fence, and this database is then refused at its next reservation.
