@@ -285,10 +285,27 @@ idseq::Mark reserve(Entry* e, int64 unit, int64 counter, int32 node, int64 now_u
 // the server before. The database's own H goes into the fence too.
 void restart_above_fence(Entry* e, int32 node)
 {
+    // The fence as read now, under the claims' lock (claim_layout), covers every id of the pair
+    // issued so far: whoever issued them reserved before, and a holder that reserves again
+    // checks its claim first, which this lock holds up until the claim is this database's.
+    // Other pairs' reservations move the fence on meanwhile, which concerns this pair not at
+    // all. A fence no further ahead of the clock than reservations go (the lease, or the
+    // run-ahead, and a unit) is waited out, so that the ids carry the clock's time from the
+    // first; one further ahead (a clock stepped back) is not: the ids then run ahead of the
+    // clock, as after a step back.
+    const int64 ahead_us = int64(std::max(lease_ms_guc, max_ahead_ms_guc)) * 1000 + e->layout.unit_us;
+    const int64 fence_us = fence_read(e->layout.unit_us);
+    if (fence_us > now_unix_us() && fence_us - now_unix_us() <= ahead_us) {
+        pgstat_report_wait_start(WAIT_EVENT_PG_SLEEP);
+        idseq::ClockWaiter::wait_until(fence_us, now_unix_us, [](int64 us) { pg_usleep((long) us); },
+                                       [] { return InterruptPending != 0; });
+        pgstat_report_wait_end();
+        CHECK_FOR_INTERRUPTS();
+    }
     lock_layout(e);
     XLogRecPtr lsn;
     idseq::Mark mark = read_mark(e, lsn);
-    const idseq::Mark fence = idseq::fence_mark(e->layout, fence_read(e->layout.unit_us), node < 0 ? 0 : node);
+    const idseq::Mark fence = idseq::fence_mark(e->layout, fence_us, node < 0 ? 0 : node);
     if (!idseq::mark_covers(mark, fence)) {
         write_mark(e, idseq::mark_max(mark, fence));
         mark = read_mark(e, lsn);
