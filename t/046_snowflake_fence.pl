@@ -133,6 +133,10 @@ for my $path ('shared', 'plain') {
         "$path: the old holder is refused at its next reservation");
 
     # ---- a claim its holder no longer uses moves on: a visitor cannot keep one ----
+    # (first the clock catches up with the ids the take-overs above moved ahead, and so with
+    # the fence, but for a lease)
+    $node->poll_query_until('app', 'SELECT snowflake_timestamp(snowflake_nextval()) <= clock_timestamp()')
+      or die 'the ids stay ahead of the clock';
     $node->safe_psql('postgres', 'CREATE ROLE visitor LOGIN');
     $node->safe_psql('postgres', 'CREATE DATABASE lobby');
     $node->safe_psql('lobby', 'CREATE EXTENSION idseq');

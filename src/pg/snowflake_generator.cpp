@@ -296,11 +296,12 @@ void restart_above_fence(Entry* e, int32 node)
     const int64 ahead_us = int64(std::max(lease_ms_guc, max_ahead_ms_guc)) * 1000 + e->layout.unit_us;
     const int64 fence_us = fence_read(e->layout.unit_us);
     if (fence_us > now_unix_us() && fence_us - now_unix_us() <= ahead_us) {
-        pgstat_report_wait_start(WAIT_EVENT_PG_SLEEP);
-        idseq::ClockWaiter::wait_until(fence_us, now_unix_us, [](int64 us) { pg_usleep((long) us); },
-                                       [] { return InterruptPending != 0; });
-        pgstat_report_wait_end();
-        CHECK_FOR_INTERRUPTS();
+        for (int64 left; (left = fence_us - now_unix_us()) > 0;) {
+            pgstat_report_wait_start(WAIT_EVENT_PG_SLEEP); // as pg_sleep() shows its own
+            pg_usleep((long) std::min<int64>(left, 100000));
+            pgstat_report_wait_end();
+            CHECK_FOR_INTERRUPTS();
+        }
     }
     lock_layout(e);
     XLogRecPtr lsn;
