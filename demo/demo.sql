@@ -48,6 +48,8 @@ SELECT nextval_code('plain_seq');
 SELECT name, epoch, fields, time_unit FROM snowflake_layouts;
 SELECT snowflake_nextval() AS id FROM generate_series(1, 3);
 SELECT (snowflake_unpack(snowflake_nextval())).*;
+-- the node id this database issues with (what a clone's runbook checks in every database)
+SELECT idseq_node_id() AS node_id;
 SELECT snowflake_pack('snowflake', '2026-01-01 00:00:00+00', 7, 42) AS packed,
        snowflake_timestamp(snowflake_pack('snowflake', '2026-01-01 00:00:00+00', 7, 42)) AS ts,
        snowflake_min_id('2026-01-01 00:00:00+00') AS range_start;
@@ -70,6 +72,13 @@ SELECT idseq_decode('9v95w8oc732', 'crockford32') AS typed_sloppily;
 SELECT g AS id, idseq_encode(idseq_scramble(g, 'demo secret key'), 'base62') AS public_code,
        idseq_unscramble(idseq_decode(idseq_encode(idseq_scramble(g, 'demo secret key'), 'base62')), 'demo secret key') AS back
   FROM generate_series(1, 4) g;
+-- the same with a key held by idseq under a name: the key is in no query, log line or error
+SELECT idseq_create_key('demo_public');
+SELECT g AS id, idseq_public_id(g, 'demo_public') AS public_id,
+       idseq_from_public_id(idseq_public_id(g, 'demo_public'), 'demo_public') AS back
+  FROM generate_series(1, 3) g;
+-- a code from a URL that is not one: NULL, not an error
+SELECT idseq_try_from_public_id('not-a-code', 'demo_public') AS from_url;
 -- JavaScript-safe: ids above 2^53 travel as strings
 SELECT idseq_encode(9007199254740993, 'digits') AS as_text;
 -- one spelling per value: a second spelling is an error, not an alias
