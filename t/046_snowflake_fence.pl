@@ -8,6 +8,10 @@
 #    is removed, the database that takes the claim goes on above the fence;
 #  - a claim file deleted while its database issues ids is taken over above the fence, and the
 #    old holder is refused at its next reservation;
+#  - a claim file of a database carried by a base backup to a standby, while another database
+#    took the pair over on the primary, is not trusted after the promotion (another timeline);
+#  - a database owner who sets a layout's mark to 2150 is refused, and the server's fence,
+#    which every database's take-overs read, stays where it was;
 #  - a claim whose holder issued none of its ids for a while (a role with CONNECT only that
 #    issued one id) moves to the database that issues them, above the holder's ids;
 #  - without the fence (a cluster made by pg_upgrade has none) no database takes a claim
@@ -84,6 +88,45 @@ for my $path ('shared', 'plain') {
     my ($ret, $out, $err) = $standby->psql('app', 'SELECT snowflake_nextval()');
     like($err, qr/already issuing ids in database "reporting"/, "$path: the first database is refused, not let on");
     $standby->stop;
+
+    # ---- a claim file of this database carried to a standby, while another database took
+    # the pair over on the primary: the promoted copy is not trusted ----
+    my $p2 = idseq_node("fence_stale_$path", preload => $preload, node_id => 6, streaming => 1);
+    for my $db ('app', 'reporting') {
+        $p2->safe_psql('postgres', "CREATE DATABASE $db");
+        $p2->safe_psql($db, 'CREATE EXTENSION idseq');
+    }
+    $p2->safe_psql('reporting', 'SELECT snowflake_nextval()');
+    my $s2 = standby_of($p2, "fence_stale_standby_$path");    # carries reporting's claim file
+    unlink((claim_files($p2))[0]) or die;
+    sample($p2, 'app', 'before');                             # app takes the pair over
+    $p2->wait_for_catchup($s2);
+    $p2->stop;
+    promote_and_wait($s2);
+    is(scalar(grep { 1 } claim_files($s2)), 1, "$path: the promoted standby holds reporting's old claim file");
+    $app_ids = $s2->safe_psql('app', 'SELECT string_agg(id::text, \',\') FROM before');
+    $s2->safe_psql('reporting', "CREATE TABLE before AS SELECT unnest('{$app_ids}'::bigint[]) AS id");
+    sample($s2, 'reporting', 'after', 'before');
+    disjoint_above($s2, 'reporting', 'before', 'after', "$path: a database whose claim was copied from the old timeline");
+    $s2->stop;
+
+    # ---- a database owner who sets a mark far ahead stops only that layout of that database ----
+    my $p3 = idseq_node("fence_owner_$path", preload => $preload, node_id => 4);
+    $p3->safe_psql('postgres', 'CREATE ROLE evilowner LOGIN');
+    $p3->safe_psql('postgres', 'CREATE DATABASE evil OWNER evilowner');
+    $p3->safe_psql('evil', 'CREATE EXTENSION idseq');
+    ($ret, $out, $err) = $p3->psql('evil', q{SET ROLE evilowner;
+        SELECT setval('idseq_sf_state_sonyflake', ((extract(epoch FROM timestamptz '2150-01-01') - 1409529600) * 100)::bigint);
+        SELECT snowflake_nextval('sonyflake');});
+    like($err, qr/the durable mark of snowflake layout "sonyflake" is too far ahead of this server's clock/,
+        "$path: a mark set to 2150 by a database owner is refused");
+    my $fence_year = $p3->safe_psql('postgres', q{
+        SELECT max(extract(year FROM to_timestamp((remote_lsn - '0/0'::pg_lsn) / 1e6)))
+          FROM pg_replication_origin_status WHERE external_id LIKE 'idseq_snowflake_fence%'});
+    cmp_ok($fence_year, '<', 2100, "$path: and the server's fence stays where it was ($fence_year)");
+    is($p3->safe_psql('postgres', "SELECT snowflake_timestamp(snowflake_nextval('instagram'), 'instagram') <= clock_timestamp() + interval '2 s'"),
+        't', "$path: another database's first ids go on at the clock");
+    $p3->stop;
 
     # ---- a damaged claim file, then a deleted one ----
     my $node = idseq_node("fence_files_$path", preload => $preload, node_id => 7);

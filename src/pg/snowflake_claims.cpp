@@ -240,14 +240,16 @@ void claim_path(const Definition& d, int32 node, char* out, size_t size)
 }
 
 // The database OID a claim file holds, in layout the name of the layout that claimed it
-// (empty when the file names none), and in touched when its holder last confirmed it (the
-// file's modification time); InvalidOid when there is no file. A file that holds no
+// (empty when the file names none), in touched when its holder last confirmed it (the file's
+// modification time), and in timeline the WAL timeline it was written on (0: not recorded);
+// InvalidOid when there is no file. A file that holds no
 // claim (damaged: cut short, emptied, overwritten) is an error, not a free claim: which
 // database issues these ids can no longer be told, so none is let on until an administrator
 // removes the file.
-Oid read_claim(const char* path, char* layout, time_t& touched)
+Oid read_claim(const char* path, char* layout, time_t& touched, uint32& timeline)
 {
     layout[0] = '\0';
+    timeline = 0;
     int fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
     if (fd < 0) {
         if (errno != ENOENT)
@@ -268,13 +270,23 @@ Oid read_claim(const char* path, char* layout, time_t& touched)
     char* end = nullptr;
     unsigned long oid = strtoul(buf, &end, 10);
     bool ok = end != buf && oid <= UINT32_MAX && OidIsValid((Oid) oid);
-    if (ok && *end == ' ') { // "<oid> <layout>\n"
+    if (ok && *end == ' ') { // "<oid> <layout>\n" or "<oid> <layout> t<timeline>\n"
         char* name = end + 1;
         char* nl = strchr(name, '\n');
-        ok = nl && nl - name < NAMEDATALEN && nl[1] == '\0';
+        ok = nl && nl[1] == '\0';
         if (ok) {
-            memcpy(layout, name, nl - name);
-            layout[nl - name] = '\0';
+            *nl = '\0';
+            char* sp = strrchr(name, ' ');
+            if (sp && sp[1] == 't' && sp[2] >= '0' && sp[2] <= '9') {
+                char* tend = nullptr;
+                const unsigned long t = strtoul(sp + 2, &tend, 10);
+                ok = *tend == '\0' && t <= UINT32_MAX;
+                timeline = (uint32) t;
+                *sp = '\0';
+            }
+            ok = ok && strlen(name) < NAMEDATALEN;
+            if (ok)
+                strlcpy(layout, name, NAMEDATALEN);
         }
     } else {
         ok = ok && end[0] == '\n' && end[1] == '\0';
@@ -289,8 +301,6 @@ Oid read_claim(const char* path, char* layout, time_t& touched)
     return (Oid) oid;
 }
 
-// Writes the claim durably: a temporary file, flushed, renamed over the claim, the directory
-// flushed (durable_rename). Errors are ERRORs: no id is issued without its claim on disk.
 // Writes a file durably: a temporary file, flushed, renamed over it, the directory flushed
 // (durable_rename). Errors are ERRORs.
 void write_durably(const char* path, const char* buf, int len)
@@ -406,8 +416,8 @@ void write_claim(const char* path, Oid db, const char* layout, bool new_pair)
     } else if (errno != EEXIST) {
         ereport(ERROR, (errcode_for_file_access(), errmsg("could not create directory \"%s\": %m", kClaimDir)));
     }
-    char buf[32 + NAMEDATALEN];
-    int len = snprintf(buf, sizeof buf, "%u %s\n", db, layout);
+    char buf[48 + NAMEDATALEN];
+    int len = snprintf(buf, sizeof buf, "%u %s t%u\n", db, layout, GetWALInsertionTimeLine());
     write_durably(path, buf, len);
     if (new_pair) {
         ClaimRecord r = read_record();
@@ -558,9 +568,15 @@ void claim_layout(Entry* e, int32 node)
     AcceptInvalidationMessages(); // a database dropped before the lock was taken is seen as gone
     char holder_layout[NAMEDATALEN];
     time_t touched = 0;
-    const Oid holder = read_claim(path, holder_layout, touched);
-    if (holder != MyDatabaseId) {
-        if (OidIsValid(holder) && SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(holder))) {
+    uint32 timeline = 0;
+    const Oid holder = read_claim(path, holder_layout, touched, timeline);
+    // A claim of this database written on another timeline is a copy, from before a promotion
+    // or a point-in-time recovery (a base backup carries the files): another database may
+    // have taken the pair over on the old primary since, and issued ids this database's mark
+    // knows nothing of. It is taken again, above the fence, as a claim of nobody.
+    const bool stale = holder == MyDatabaseId && timeline != GetWALInsertionTimeLine();
+    if (holder != MyDatabaseId || stale) {
+        if (!stale && OidIsValid(holder) && SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(holder))) {
             const int64 idle_s = int64(time(nullptr)) - int64(touched);
             if (idle_s <= claim_idle_seconds())
                 refuse(e, node, holder, path); // the lock goes with the transaction
@@ -578,7 +594,7 @@ void claim_layout(Entry* e, int32 node)
         // No claim yet, or its database was dropped: another database may have issued these
         // ids (a claim lost with a failover, a pg_upgrade or a deleted file), and this
         // database's own mark knows nothing of them. The fence does.
-        const bool new_pair = !OidIsValid(holder);
+        const bool new_pair = !OidIsValid(holder); // (a stale claim of ours is no new pair)
         if (!new_pair || !never_claimed_here())
             restart_above_fence(e, node); // first: a claim must not be on disk before this is done
         write_claim(path, MyDatabaseId, e->name, new_pair);

@@ -246,12 +246,32 @@ void unlock_layout(const Entry* e) { UnlockDatabaseObject(RelationRelationId, e-
 // allows, in any database, lies below it. idseq_uuidv7()'s generator takes no claim and keeps
 // its ids apart by their random bits, so it neither reads nor raises the fence. Returns the
 // LSN that makes the raise durable (InvalidXLogRecPtr: nothing written).
+constexpr int64 kFenceToleranceUs = INT64CONST(3600000000); // an hour
+
 XLogRecPtr raise_fence_to(const Entry* e, const idseq::Mark& mark)
 {
     if (strcmp(e->name, kUuidv7Entry) == 0)
         return InvalidXLogRecPtr;
     int64 us = 0;
     run([&] { us = idseq::fence_of_mark(e->layout, mark); });
+    // The fence is the server's: a mark far above both it and the clock -- the state sequence
+    // set ahead by hand (its database's owner may set it, as a restore does) -- would move every
+    // other database's take-overs there too, up to the end of their layouts. No reservation
+    // moves it further than the clock or the fence already reach, plus the lease and the
+    // run-ahead and an hour (a restore from a server whose clock was ahead, a clock step
+    // back); such a mark stops this layout of this database only, with an error that says why.
+    const int64 reach = std::max(fence_read(e->layout.unit_us), now_unix_us());
+    const int64 allowed = reach + int64(std::max(lease_ms_guc, max_ahead_ms_guc)) * 1000 + e->layout.unit_us +
+        kFenceToleranceUs;
+    if (us > allowed)
+        ereport(ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("the durable mark of snowflake layout \"%s\" is too far ahead of this server's clock", e->name),
+                 errdetail("Its ids would carry times from %s on, more than an hour past the clock and past every "
+                           "id issued on this server.",
+                           timestamptz_to_str(pg_from_unix_us(us))),
+                 errhint("The layout's state sequence was set ahead (setval, or a restore from a server whose "
+                         "clock was ahead). Set it back if no id above the server's ids was issued, or wait.")));
     return fence_raise(e->layout.unit_us, us);
 }
 
