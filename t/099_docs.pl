@@ -4,9 +4,15 @@
 # and must match exactly (errors included, as psql shows them). A ```sql block without an
 # output block must run without error. And every relative link [text](file#anchor) in
 # README.md, CONTRIBUTING.md, docs/*.md and bench/results/*.md reaches an existing file and,
-# with an anchor into a Markdown file, one of its headings.
+# with an anchor into a Markdown file, one of its headings. The runbook's command blocks,
+# marked "<!-- runbook: name -->" in docs/operations.md, run where the runbook says, in the
+# TAP files that test it: here each marker must stand right before a block that is not
+# ```sql, name it uniquely, and be run by a TAP file (a t/*.pl file, or t/IdseqTest.pm).
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use IdseqTest qw(markdown_blocks);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -71,32 +77,27 @@ sub broken_links {
         or diag(join("\n", @bad));
 }
 
+# The runbook's markers: each right before a block of its own, names unique, none on a
+# ```sql block (this file would run it in a scratch database), each name run by a TAP file
+# (named there in quotes).
+{
+    my $runbook = "$root/docs/operations.md";
+    my $markers = () = slurp_file($runbook) =~ /^<!--\s*runbook:/mg;
+    my @named = grep { defined $_->{runbook} } markdown_blocks($runbook);
+    is(scalar(@named), $markers, "each of the $markers runbook markers of operations.md stands right before a block");
+    my %count;
+    $count{ $_->{runbook} }++ for @named;
+    is(join(' ', grep { $count{$_} > 1 } sort keys %count), '', 'runbook names are unique');
+    is(join(' ', map { $_->{runbook} } grep { $_->{tag} eq 'sql' } @named), '', 'no runbook block is tagged sql');
+    my $tap = join('', map { slurp_file($_) } glob("$root/t/*.pl"), "$root/t/IdseqTest.pm");
+    is(join(' ', grep { $tap !~ /['"]\Q$_\E['"]/ } sort keys %count), '', 'every runbook block is run by a TAP file');
+}
+
 my $node = PostgreSQL::Test::Cluster->new('docs');
 $node->init;
 # The setting the README's set-up section asks for.
 $node->append_conf('postgresql.conf', "shared_preload_libraries = 'idseq'\nidseq.node_id = 1\n");
 $node->start;
-
-sub blocks {
-    my ($path) = @_;
-    open my $fh, '<', $path or die "$path: $!";
-    my @lines = <$fh>;
-    close $fh;
-    my (@out, $cur, $tag, $start);
-    for my $i (0 .. $#lines) {
-        my $l = $lines[$i];
-        if (!defined $cur) {
-            if ($l =~ /^```(\S*)\s*$/) { ($cur, $tag, $start) = ('', $1, $i + 1); }
-            elsif ($l !~ /^\s*$/ && @out) { $out[-1]{followed} = 1; }
-        } elsif ($l =~ /^```\s*$/) {
-            push @out, { tag => $tag, text => $cur, line => $start };
-            undef $cur;
-        } else {
-            $cur .= $l;
-        }
-    }
-    return @out;
-}
 
 sub normalise {
     my ($s) = @_;
@@ -116,7 +117,7 @@ for my $path (@files) {
     my $name = basename($path);
     my $db = 'docs_' . $n++;
     $node->safe_psql('postgres', "CREATE DATABASE $db");
-    my @b = blocks($path);
+    my @b = markdown_blocks($path);
     # A file that shows CREATE EXTENSION runs it itself; the others start with it done.
     $node->safe_psql($db, 'CREATE EXTENSION idseq')
         unless grep { $_->{tag} eq 'sql' && $_->{text} =~ /CREATE EXTENSION idseq/ } @b;

@@ -2,7 +2,9 @@
 # id), the switch between the generator's two paths, a streaming standby and its promotion,
 # pg_dump and restore between clusters, logical subscriptions, pgbench runs in the foreground
 # and in the background, a psql client left running, settings changed by ALTER SYSTEM and a
-# reload, and the SQL that checks drawn ids. Each file loads it with
+# reload, the SQL that checks drawn ids, the fenced blocks of the Markdown documents and the
+# marked commands of docs/operations.md run as printed, and samples of snowflake ids drawn on
+# several servers and checked together. Each file loads it with
 #
 #     use FindBin;
 #     use lib $FindBin::RealBin;
@@ -15,7 +17,9 @@ package IdseqTest;
 use strict;
 use warnings;
 use Exporter 'import';
+use File::Basename qw(dirname);
 use IPC::Run;
+use Time::HiRes ();
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -54,7 +58,9 @@ if (defined $ENV{INITDB_TEMPLATE}
 
 our @EXPORT_OK = qw(idseq_node switch_path standby_of promote_and_wait dump_ok restore_ok
   subscribe pgbench_ok pgbench_start psql_start crash_while_streaming psql_as alter_system
-  not_increasing_sql count_above_mark);
+  not_increasing_sql count_above_mark markdown_blocks runbook_block runbook_ok node_ids_are
+  mint repeated_ids sample keep_sample sampled above_before overlaps sample_over time_of
+  past_lease_of no_repeated_ids);
 
 # A new node with idseq, initialised, configured, started, and the extension created in
 # database postgres. Options:
@@ -62,13 +68,15 @@ our @EXPORT_OK = qw(idseq_node switch_path standby_of promote_and_wait dump_ok r
 #   node_id   => N        idseq.node_id = N
 #   conf      => '...'    more postgresql.conf lines (after the two above)
 #   streaming => 1 | 'logical'   init(allows_streaming => ...)
+#   archiving => 1        init(has_archiving => 1): WAL archived into the node's archive_dir
 #   start     => 0        configure only (no start, no extension)
 #   extension => 0        start, but do not create the extension
 sub idseq_node
 {
     my ($name, %o) = @_;
     my $node = PostgreSQL::Test::Cluster->new($name);
-    $node->init($o{streaming} ? (allows_streaming => $o{streaming}) : ());
+    $node->init(($o{streaming} ? (allows_streaming => $o{streaming}) : ()),
+        ($o{archiving} ? (has_archiving => 1) : ()));
     my $conf = '';
     $conf .= "shared_preload_libraries = 'idseq'\n" if $o{preload};
     $conf .= "idseq.node_id = $o{node_id}\n" if defined $o{node_id};
@@ -295,6 +303,234 @@ sub count_above_mark
         id >> $shift > (SELECT CASE WHEN last_value >= 1::bigint << 41
                                     THEN (last_value - (1::bigint << 41)) >> $mark_shift
                                     ELSE last_value END FROM "$seq")});
+}
+
+# The fenced blocks of a Markdown file, in order, each a hash: tag (the fence's info string,
+# '' for none), text, line (the line number of its first line of text), followed (a non-blank
+# line stands between it and the next block) and runbook (the name of a line
+# "<!-- runbook: name -->" right before its fence, blank lines between allowed). A fence is
+# a line that starts with ``` (t/099_docs.pl runs the ```sql blocks and checks the markers).
+sub markdown_blocks
+{
+    my ($path) = @_;
+    open my $fh, '<', $path or die "$path: $!";
+    my @lines = <$fh>;
+    close $fh;
+    my (@out, $cur, $tag, $start, $marker);
+    for my $i (0 .. $#lines) {
+        my $l = $lines[$i];
+        if (!defined $cur) {
+            if ($l =~ /^```(\S*)\s*$/) {
+                ($cur, $tag, $start) = ('', $1, $i + 1);
+            } elsif ($l !~ /^\s*$/) {
+                $out[-1]{followed} = 1 if @out;
+                $marker = $l =~ /^<!--\s*runbook:\s*(\S+)\s*-->\s*$/ ? $1 : undef;
+            }
+        } elsif ($l =~ /^```\s*$/) {
+            push @out, { tag => $tag, text => $cur, line => $start, runbook => $marker };
+            undef $cur;
+            undef $marker;
+        } else {
+            $cur .= $l;
+        }
+    }
+    return @out;
+}
+
+# docs/operations.md, the operators' runbook, beside this file's directory.
+my $runbook_path = dirname(__FILE__) . '/../docs/operations.md';
+
+# The block of docs/operations.md marked "<!-- runbook: $name -->" (a hash as
+# markdown_blocks gives); dies unless exactly one block has that name.
+sub runbook_block
+{
+    my ($name) = @_;
+    my @b = grep { ($_->{runbook} // '') eq $name } markdown_blocks($runbook_path);
+    die "docs/operations.md has " . scalar(@b) . " blocks marked 'runbook: $name'" unless @b == 1;
+    return $b[0];
+}
+
+# Runs the block of docs/operations.md marked "runbook: $name" as printed, as a test named
+# "$what: runbook $name". Only placeholders the page names are filled in, the way its reader
+# fills them in: an sh block runs in bash (-e, -u: a placeholder left unset is an error, -o
+# pipefail) with the environment variables env => { NAME => value }, and libpq's PGHOST and
+# PGPORT of node => $node when given; any other block is psql input, run in database db
+# (default postgres) of node => $node with the psql variables vars => { name => value }, and
+# stopping at the first error. Returns the block's standard output (psql's: unaligned,
+# tuples only), and in list context its standard error too.
+sub runbook_ok
+{
+    my ($name, $what, %o) = @_;
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    my $block = runbook_block($name);
+    my ($ok, $out, $err);
+    if ($block->{tag} eq 'sh') {
+        local %ENV = (%ENV, %{ $o{env} // {} },
+            ($o{node} ? (PGHOST => $o{node}->host, PGPORT => $o{node}->port) : ()));
+        ($out, $err) = ('', '');
+        $ok = IPC::Run::run([ 'bash', '-euo', 'pipefail', '-c', $block->{text} ], '>', \$out, '2>', \$err,
+            IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+        note("runbook $name: $_") for split /\n/, $out . $err;
+    } else {
+        die "runbook $name: a SQL block needs node =>" unless $o{node};
+        my $ret;
+        ($ret, $out, $err) = $o{node}->psql($o{db} // 'postgres', $block->{text},
+            extra_params => [ map { ('-v', "$_=$o{vars}{$_}") } sort keys %{ $o{vars} // {} } ]);
+        $ok = $ret == 0 && $err !~ /^(psql:<stdin>:\d+: )?(ERROR|FATAL|PANIC):/m;
+    }
+    ok($ok, "$what: runbook $name") or diag("stdout: $out\nstderr: $err");
+    return wantarray ? ($out, $err) : $out;
+}
+
+# Checks with the runbook's own check (its block check-node-id, run as printed) that each
+# database of %$want on $node issues its ids with the node id given for it, once new sessions
+# see the configuration reloaded before (pg_reload_conf() only signals the postmaster; up to
+# 30 s): a test per database, named "$what: database db issues with node id N".
+sub node_ids_are
+{
+    my ($node, $want, $what) = @_;
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    my $check = runbook_block('check-node-id')->{text};
+    for my $db (sort keys %$want) {
+        for (1 .. 300) {
+            last if $node->safe_psql($db, $check) eq $want->{$db};
+            Time::HiRes::usleep(100_000);
+        }
+        my $out = runbook_ok('check-node-id', "$what, database $db", node => $node, db => $db);
+        is($out, $want->{$db}, "$what: database $db issues with node id $want->{$db}");
+    }
+}
+
+# Draws $n snowflake ids (layout snowflake) in database $db of $node in one statement, into
+# table minted (label, g, id), created where missing, rows labelled $label with g counting
+# 1 .. $n in the order drawn, and returns them in that order (an array reference). With
+# at => a timestamptz literal, the session's clock is set to that instant first
+# (idseq.test_clock_offset_ms, taken and used in one block, so that no round trip of a loaded
+# machine lies between them).
+sub mint
+{
+    my ($node, $db, $label, $n, %o) = @_;
+    my $offset = defined $o{at}
+      ? "PERFORM set_config('idseq.test_clock_offset_ms', (-extract(epoch FROM clock_timestamp() - "
+      . "'$o{at}'::timestamptz) * 1000)::bigint::text, false);"
+      : '';
+    $node->safe_psql($db, qq{
+        CREATE TABLE IF NOT EXISTS minted (label text, g bigint, id bigint);
+        DO \$\$ BEGIN $offset
+            INSERT INTO minted SELECT '$label', g, snowflake_nextval() FROM generate_series(1, $n) g;
+        END \$\$});
+    return [ split /\n/, $node->safe_psql($db, "SELECT id FROM minted WHERE label = '$label' ORDER BY g") ];
+}
+
+# How many ids of the given lists (array references) repeat an id found before them, in the
+# same list or an earlier one: 0 when all are distinct.
+sub repeated_ids
+{
+    my %seen;
+    my $repeated = 0;
+    for my $list (@_) {
+        $seen{$_}++ && $repeated++ for @$list;
+    }
+    return $repeated;
+}
+
+# ---- samples of snowflake ids drawn on several servers, checked together ----
+# Each sample has a label, unique in the test file, and is kept where it was drawn (or read),
+# once: a copy of its rows on another server (a clone, a restore, a standby) is the same ids.
+my %samples;
+
+sub max_id { my $m; for (@_) { $m = $_ if !defined $m || $_ > $m } return $m; }
+sub min_id { my $m; for (@_) { $m = $_ if !defined $m || $_ < $m } return $m; }
+
+# Draws a sample with mint (options: n => count, default 20000; at => instant) and keeps it;
+# a test that its ids increase in the order drawn. Returns the ids.
+sub sample
+{
+    my ($node, $db, $label, %o) = @_;
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    die "sample $label exists" if $samples{$label};
+    my $ids = mint($node, $db, $label, delete $o{n} // 20000, %o);
+    my $bad = grep { $ids->[$_] <= $ids->[ $_ - 1 ] } 1 .. $#$ids;
+    is($bad, 0, "$label: " . scalar(@$ids) . ' ids, increasing');
+    $samples{$label} = $ids;
+    return $ids;
+}
+
+# Keeps ids drawn another way (by pgbench, seen by a client) as sample $label.
+sub keep_sample
+{
+    my ($label, $ids) = @_;
+    die "sample $label exists" if $samples{$label};
+    $samples{$label} = $ids;
+}
+
+# The ids of sample $label.
+sub sampled { return $samples{ $_[0] } // die "no sample $_[0]"; }
+
+# A test that every id of sample $new lies above every id database $db of $node held before it
+# (the rows of minted under other labels).
+sub above_before
+{
+    my ($node, $db, $new, $what) = @_;
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    my $before = $node->safe_psql($db, "SELECT max(id) FROM minted WHERE label <> '$new'");
+    cmp_ok(min_id(@{ sampled($new) }), '>', $before, "$what: every id of $new is above every id $db held before");
+}
+
+# The instant of snowflake id $id, as a timestamptz literal (for mint's at); idseq is in
+# database postgres of $node, as idseq_node makes it.
+sub time_of
+{
+    my ($node, $id) = @_;
+    return $node->safe_psql('postgres', "SELECT snowflake_timestamp($id)");
+}
+
+# A test that sample $new starts within the time of sample $old: with one node id their ids
+# would meet, so the attack is real whatever the machine's speed.
+sub overlaps
+{
+    my ($node, $new, $old) = @_;
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    my ($within, $first, $last) = split /\|/, $node->safe_psql('postgres',
+        'SELECT snowflake_timestamp(a) <= snowflake_timestamp(b), snowflake_timestamp(a), snowflake_timestamp(b) '
+        . 'FROM (VALUES (' . sampled($new)->[0] . '::bigint, ' . max_id(@{ sampled($old) }) . '::bigint)) v(a, b)');
+    is($within, 't', "$new starts within the time units of $old ($first <= $last)");
+}
+
+# Draws sample $new in database $db of $node with its clock set to the first id of sample
+# $old, which its ids must not meet: tests that it starts within $old's time units (overlaps)
+# and lies above every id $db held before (above_before).
+sub sample_over
+{
+    my ($node, $db, $new, $old, $what) = @_;
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    sample($node, $db, $new, at => time_of($node, sampled($old)->[0]));
+    overlaps($node, $new, $old);
+    above_before($node, $db, $new, $what);
+}
+
+# Sleeps on $node until its clock is past the newest of @ids plus its lease
+# (idseq.snowflake_lease_ms), so that its next ids lie beyond every mark those ids were issued
+# under.
+sub past_lease_of
+{
+    my ($node, @ids) = @_;
+    my $newest = max_id(@ids);
+    $node->safe_psql('postgres', "LOAD 'idseq'; SELECT pg_sleep_until(snowflake_timestamp($newest)
+        + current_setting('idseq.snowflake_lease_ms')::interval + interval '50 ms')");
+}
+
+# A test that no id of every sample kept is issued twice.
+sub no_repeated_ids
+{
+    my ($what) = @_;
+    local $Test::Builder::Level = $Test::Builder::Level + 1;
+    my @labels = sort keys %samples;
+    my $total = 0;
+    $total += @{ $samples{$_} } for @labels;
+    my $repeated = repeated_ids(map { $samples{$_} } @labels);
+    is($repeated, 0, "$what: no id issued twice among $total ids of " . scalar(@labels) . ' samples')
+      or diag("$repeated ids issued again");
 }
 
 1;
