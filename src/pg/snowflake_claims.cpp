@@ -438,7 +438,7 @@ void claim_lock_tag(LOCKTAG& tag) { SET_LOCKTAG_ADVISORY(tag, InvalidOid, 0x1D5E
 // reservation, and reserves at least once per lease while it issues ids.
 int64 claim_idle_seconds()
 {
-    const int64 lease_s = (int64(std::max(lease_ms_guc, max_ahead_ms_guc)) + 999) / 1000;
+    const int64 lease_s = (lease_us() + 999999) / 1000000;
     return std::max<int64>(10, 10 * lease_s);
 }
 
@@ -591,9 +591,10 @@ void claim_layout(Entry* e, int32 node)
                              errdetail("Database \"%s\" held the claim but issued none of these ids for %lld s.",
                                        holder_name ? holder_name : "?", (long long) idle_s)));
         }
-        // No claim yet, or its database was dropped: another database may have issued these
-        // ids (a claim lost with a failover, a pg_upgrade or a deleted file), and this
-        // database's own mark knows nothing of them. The fence does.
+        // No claim yet, a claim of a dropped or idle database, or a copy of this database's
+        // from another timeline: another database may have issued these ids (a claim lost
+        // with a failover, a pg_upgrade or a deleted file), and this database's own mark
+        // knows nothing of them. The fence does.
         const bool new_pair = !OidIsValid(holder); // (a stale claim of ours is no new pair)
         if (!new_pair || !never_claimed_here())
             restart_above_fence(e, node); // first: a claim must not be on disk before this is done

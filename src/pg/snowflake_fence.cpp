@@ -48,9 +48,9 @@ constexpr const char* kFenceOrigin = "idseq_snowflake_fence";
 constexpr const char* kFenceOriginLong = "idseq_snowflake_fence_long";
 constexpr int64 kShortUnitUs = 1000000;
 
-const char* origin_name(int64 unit_us) { return unit_us <= kShortUnitUs ? kFenceOrigin : kFenceOriginLong; }
-
 namespace {
+
+const char* origin_name(int64 unit_us) { return unit_us <= kShortUnitUs ? kFenceOrigin : kFenceOriginLong; }
 
 void check_origins_kept()
 {
@@ -160,8 +160,7 @@ Datum idseq_snowflake_fence_init(PG_FUNCTION_ARGS)
         RegisterXactCallback(raise_at_commit, nullptr);
         registered = true;
     }
-    const int64 ahead_us = int64(std::max(lease_ms_guc, max_ahead_ms_guc)) * 1000;
-    pending_fence_us = std::max(pending_fence_us, now_unix_us() + ahead_us);
+    pending_fence_us = std::max(pending_fence_us, now_unix_us() + lease_us());
     PG_RETURN_VOID();
 }
 

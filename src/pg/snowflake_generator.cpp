@@ -222,8 +222,7 @@ idseq::Mark reservation_for(const Entry* e, int64 unit, int64 counter, int32 nod
     run([&] {
         // A lease at least as long as the run-ahead, so a burst ahead of the clock is covered
         // by one reservation per lease rather than one per unit.
-        const int64 lease_us = int64(std::max(lease_ms_guc, max_ahead_ms_guc)) * 1000;
-        target = idseq::reservation_mark(e->layout, unit, counter, node, now_us, lease_us, mark);
+        target = idseq::reservation_mark(e->layout, unit, counter, node, now_us, lease_us(), mark);
     });
     return target;
 }
@@ -260,10 +259,10 @@ XLogRecPtr raise_fence_to(const Entry* e, const idseq::Mark& mark)
     // moves it further than the clock or the fence already reach, plus the lease and the
     // run-ahead and an hour (a restore from a server whose clock was ahead, a clock step
     // back); such a mark stops this layout of this database only, with an error that says why.
-    const int64 reach = std::max(fence_read(e->layout.unit_us), now_unix_us());
-    const int64 allowed = reach + int64(std::max(lease_ms_guc, max_ahead_ms_guc)) * 1000 + e->layout.unit_us +
-        kFenceToleranceUs;
-    if (us > allowed)
+    const int64 fence_us = fence_read(e->layout.unit_us);
+    if (us <= fence_us)
+        return InvalidXLogRecPtr; // the common case: one read of the fence per reservation
+    if (us > std::max(fence_us, now_unix_us()) + lease_us() + e->layout.unit_us + kFenceToleranceUs)
         ereport(ERROR,
                 (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                  errmsg("the durable mark of snowflake layout \"%s\" is too far ahead of this server's clock", e->name),
@@ -313,7 +312,7 @@ void restart_above_fence(Entry* e, int32 node)
     // run-ahead, and a unit) is waited out, so that the ids carry the clock's time from the
     // first; one further ahead (a clock stepped back) is not: the ids then run ahead of the
     // clock, as after a step back.
-    const int64 ahead_us = int64(std::max(lease_ms_guc, max_ahead_ms_guc)) * 1000 + e->layout.unit_us;
+    const int64 ahead_us = lease_us() + e->layout.unit_us;
     const int64 fence_us = fence_read(e->layout.unit_us);
     if (fence_us > now_unix_us() && fence_us - now_unix_us() <= ahead_us) {
         for (int64 left; (left = fence_us - now_unix_us()) > 0;) {

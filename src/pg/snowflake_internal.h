@@ -48,6 +48,10 @@ extern int max_ahead_ms_guc;
 extern int clock_offset_ms_guc;
 extern int max_layouts_guc; // shared-memory slots, fixed at server start
 
+// The lease in microseconds, counted as at least the run-ahead: how far ahead of the clock a
+// reservation may reach, so that one flush covers a burst running ahead too.
+inline int64 lease_us() { return int64(lease_ms_guc > max_ahead_ms_guc ? lease_ms_guc : max_ahead_ms_guc) * 1000; }
+
 constexpr int64 kUnixToPgEpochUs = INT64CONST(946684800000000); // 1970-01-01 to 2000-01-01
 
 // ---- Shared memory (snowflake_shmem.cpp) ------------------------------------------------------
