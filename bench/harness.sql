@@ -1,4 +1,4 @@
--- Benchmark harness (the method: docs/benchmarks.md).
+-- Benchmark harness (the method: docs/dev/benchmarks.md).
 -- Each measurement: SELECT count(expr) FROM (SELECT generate_series(1, n) g) s (or over a
 -- stored table, for decoders), timed with clock_timestamp(); one warm-up, then 5 runs (or as
 -- many as asked); the floor (the same statement without the function) is measured before

@@ -2,9 +2,15 @@
 # in order in a fresh database of their own (so a reader can paste them in order); when a
 # block is followed directly by an untagged ``` block, that block is the output psql prints
 # and must match exactly (errors included, as psql shows them). A ```sql block without an
-# output block must run without error. And every relative link [text](file#anchor) in
-# README.md, CONTRIBUTING.md, docs/*.md and bench/results/*.md reaches an existing file and,
-# with an anchor into a Markdown file, one of its headings. The runbook's command blocks,
+# output block must run without error. A block right after a line
+# "<!-- example: needs NAME -->" runs only when the extension has a function NAME (an
+# example written for a feature that lands on another branch); otherwise it is skipped, as a
+# skip the TAP output shows. Every relative link [text](file#anchor) in README.md,
+# CONTRIBUTING.md, docs/*.md, docs/dev/*.md and bench/results/*.md reaches an existing file
+# and, with an anchor into a Markdown file, one of its headings; none of them names a
+# Markdown file the repository does not hold, or a path that climbs out of it. The users'
+# pages (README.md, docs/*.md, not docs/dev/) name no test file: proof is the contributors'
+# pages' business. The runbook's command blocks,
 # marked "<!-- runbook: name -->" in docs/operations.md, run where the runbook says, in the
 # TAP files that test it: here each marker must stand right before a block that is not
 # ```sql, name it uniquely, and be run by a TAP file (a t/*.pl file, or t/IdseqTest.pm).
@@ -69,11 +75,79 @@ sub broken_links {
     return @bad;
 }
 
+# An absolute path with its . and .. steps taken away, without touching the file system.
+sub collapse {
+    my @parts;
+    for my $p (split m{/}, $_[0]) {
+        if ($p eq '..') { pop @parts } elsif ($p ne '.' && $p ne '') { push @parts, $p }
+    }
+    return '/' . join('/', @parts);
+}
+
+# Names of files outside the repository in the given files (not the dated benchmark
+# results, kept as they were written): a Markdown file named anywhere in the text (`API.md`, docs/x.md) that exists neither beside the file nor from the root,
+# and a relative path (../x) that climbs out of the root.
+sub outside_references {
+    my @files = @_;
+    my $top = collapse(File::Spec->rel2abs($root));
+    my @bad;
+    for my $path (@files) {
+        open my $fh, '<:encoding(UTF-8)', $path or die "$path: $!";
+        my $dir = dirname($path);
+        my $ln = 0;
+        while (my $l = <$fh>) {
+            $ln++;
+            while ($l =~ m{(?<![\w./-])((?:\.\./|\./)*[\w./-]*[\w-]\.md)\b}g) {
+                my $f = $1;
+                next if $f =~ m{^[\w.-]+://};
+                push @bad, "$path:$ln: $f (no such file in the repository)"
+                    unless -e File::Spec->catfile($dir, $f) || -e File::Spec->catfile($root, $f);
+            }
+            while ($l =~ m{(?<![\w./-])((?:\.\./)+[\w./-]*)}g) {
+                my $f = $1;
+                my $norm = collapse(File::Spec->rel2abs(File::Spec->catfile($dir, $f)));
+                push @bad, "$path:$ln: $f (outside the repository)"
+                    unless $norm eq $top || index($norm, "$top/") == 0;
+            }
+        }
+    }
+    return @bad;
+}
+
 {
     my @linked = ("$root/README.md", "$root/CONTRIBUTING.md", sort(glob("$root/docs/*.md")),
-                  sort(glob("$root/bench/results/*.md")));
+                  sort(glob("$root/docs/dev/*.md")), sort(glob("$root/bench/results/*.md")));
     my @bad = broken_links(@linked);
     is(scalar(@bad), 0, 'every relative link of ' . scalar(@linked) . ' Markdown files reaches its file and heading')
+        or diag(join("\n", @bad));
+    @bad = outside_references(grep { !m{/bench/results/} } @linked);
+    is(scalar(@bad), 0, 'no Markdown file names a file outside the repository')
+        or diag(join("\n", @bad));
+}
+
+# The users' pages name no test file: no TAP file, pg_regress or isolation test, test
+# folder or the TAP helpers, by path or by the name of a file the tree holds.
+{
+    my @user = ("$root/README.md", sort(glob("$root/docs/*.md")));
+    my @names;
+    for my $f (glob("$root/t/*.pl"), glob("$root/t/*/*.pl"), glob("$root/sql/*.sql"), glob("$root/specs/*.spec")) {
+        my $b = basename($f);
+        push @names, $b;
+        (my $stem = $b) =~ s/\.(pl|sql|spec)$//;
+        push @names, $stem if $stem =~ /^\d+_/ || $f =~ /\.spec$/;
+    }
+    my $named = join('|', map { quotemeta } sort { length($b) <=> length($a) } @names);
+    my $pattern = qr{(?<![\w/.-])(?:t/[\w/.-]*\.p[lm]|\d{3}_\w+\.pl|(?:sql|expected)/\w+\.(?:sql|out)|specs/[\w.-]*|[\w-]+\.spec|test/(?:unit|fuzz)\b|IdseqTest|$named)(?![\w])};
+    my @bad;
+    for my $path (@user) {
+        open my $fh, '<:encoding(UTF-8)', $path or die "$path: $!";
+        my $ln = 0;
+        while (my $l = <$fh>) {
+            $ln++;
+            push @bad, "$path:$ln: $1" while $l =~ /($pattern)/g;
+        }
+    }
+    is(scalar(@bad), 0, 'the users\' pages (' . scalar(@user) . ' files) name no test file')
         or diag(join("\n", @bad));
 }
 
@@ -118,12 +192,24 @@ for my $path (@files) {
     my $db = 'docs_' . $n++;
     $node->safe_psql('postgres', "CREATE DATABASE $db");
     my @b = markdown_blocks($path);
+    # "<!-- example: needs NAME -->" on the last non-blank line before a block's fence
+    my @lines = split /\n/, slurp_file($path), -1;
+    for my $blk (@b) {
+        my $i = $blk->{line} - 2;
+        $i-- while $i >= 0 && $lines[$i] =~ /^\s*$/;
+        $blk->{needs} = $1 if $i >= 0 && $lines[$i] =~ /^<!--\s*example:\s*needs\s+(\w+)\s*-->\s*$/;
+    }
     # A file that shows CREATE EXTENSION runs it itself; the others start with it done.
     $node->safe_psql($db, 'CREATE EXTENSION idseq')
         unless grep { $_->{tag} eq 'sql' && $_->{text} =~ /CREATE EXTENSION idseq/ } @b;
     my $examples = 0;
     for my $i (0 .. $#b) {
         next unless $b[$i]{tag} eq 'sql';
+        if (defined $b[$i]{needs}
+            && $node->safe_psql($db, "SELECT count(*) FROM pg_proc WHERE proname = '$b[$i]{needs}'") eq '0') {
+          SKIP: { skip("$name:$b[$i]{line} needs $b[$i]{needs}, which this build does not have", 1); }
+            next;
+        }
         $examples++;
         my $expected;
         if ($i < $#b && $b[$i + 1]{tag} eq '' && !$b[$i]{followed}) {

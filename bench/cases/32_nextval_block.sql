@@ -6,7 +6,7 @@
 -- back). Each row's ratio is per block: a call of nextval_block against n nextval calls, or
 -- against one hand-rolled reservation. nextval_block writes one WAL record and flushes it per
 -- call; make bench's cluster runs with fsync = off, so the flush costs a write() here and a
--- disk flush more on a server that syncs (docs/benchmarks.md).
+-- disk flush more on a server that syncs (docs/benchmarks.md, the figures).
 CREATE SEQUENCE bench.block_seq;
 CREATE SEQUENCE bench.block_plain_c1;
 CREATE SEQUENCE bench.block_plain_c100 CACHE 100;

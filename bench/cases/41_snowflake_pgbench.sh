@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Snowflake ids on both of snowflake_nextval's paths, beside nextval (CACHE 1):
 #   1. ns per id in one statement (count(f(g)) over 2*10^6 rows, 5 runs, the floor
-#      subtracted; the method is in docs/benchmarks.md) with idseq in shared_preload_libraries (the
+#      subtracted; the method is in docs/dev/benchmarks.md) with idseq in shared_preload_libraries (the
 #      cluster in PGHOST/PGPORT) and without it (a throwaway cluster started here, same
 #      settings otherwise), each beside nextval on its own cluster;
 #   2. ids per second with pgbench -M prepared at 1, 2, 8 and 32 clients, SECONDS_PER_POINT

@@ -3,7 +3,7 @@
 # layout: 41 bits of ms, 10 of node, 12 of counter), all in the cluster in PGHOST/PGPORT, in
 # the same run:
 #   1. net ns per id in one statement, SELECT count(f) over 10^6 streamed rows, floor
-#      subtracted, median of RUNS (default 7) runs (the method of docs/benchmarks.md): nextval
+#      subtracted, median of RUNS (default 7) runs (the method of docs/dev/benchmarks.md): nextval
 #      CACHE 1 and CACHE 100, pgEdge, snowflake_nextval() on the built-in layout (flat out it
 #      meets the layout's cap, 4096 ids per ms = 244 ns per id) and on the wide layout
 #      time:41,node:4,seq:18 (never at its cap here);

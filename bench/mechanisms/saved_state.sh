@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the state saved at a clean shutdown buys (docs/design.md, "What each mechanism of the
+# What the state saved at a clean shutdown buys (docs/dev/design.md, "What each mechanism of the
 # generator buys"): five clean restarts of a throwaway cluster with the saved state, five
 # with its file removed before each start, and how far the first id after each start lies
 # ahead of the clock. Run as a user that may run PostgreSQL:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fast path's lock-free compare-and-swap against the slot's spinlock (docs/design.md,
+# The fast path's lock-free compare-and-swap against the slot's spinlock (docs/dev/design.md,
 # "What each mechanism of the generator buys"). Builds of idseq.so given as arguments (one
 # as is, one whose lock-free step always defers to the locked step) are taken in turns, three
 # rounds: each installs a build, restarts a throwaway cluster and runs pgbench at 1, 2 and 8

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The clock waiter at a layout's capacity (docs/design.md, "What each mechanism of the
+# The clock waiter at a layout's capacity (docs/dev/design.md, "What each mechanism of the
 # generator buys"). Builds of idseq.so given as arguments are taken in turns, three rounds:
 # each round installs a build, restarts a throwaway cluster and draws ids of a layout with
 # 16 ids per 100-microsecond unit (160,000 ids/s) flat out, from 1 and from 4 sessions.

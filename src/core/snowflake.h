@@ -352,7 +352,7 @@ inline bool fast_successor(const WordStep& ws, uint64_t word, uint64_t node_bits
 // lost after the boundary is capacity the layout never gets back; spinning on the clock (a
 // vDSO call of some 20 ns) is exact but burns the CPU. ClockWaiter sleeps until a fixed
 // window before the target, then spins on the clock for the rest. Measured at capacity on a
-// 100-microsecond layout (docs/design.md): sleeping alone reached 47-69% of the capacity,
+// 100-microsecond layout (docs/dev/design.md): sleeping alone reached 47-69% of the capacity,
 // sleep-then-spin 87-95%, the same as a waiter that learned its sleeps' overshoot and spun
 // accordingly, which used twice the CPU. It never returns before the target unless asked to
 // stop, and it sleeps at most once per call, so a clock that jumps back while it waits sends
