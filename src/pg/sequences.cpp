@@ -17,9 +17,10 @@
 // lock nextval takes processes pending invalidations, and a generator re-checks its entry
 // after nextval before using it.
 //
-// Citus (docs/notes-citusfix.md): a sequence that a distributed table's column default
-// depends on lives on the coordinator, and Citus gives every worker a copy with a range of
-// its own, [(group << 48) + 1, (group << 48) + 1 + 2^48] for bigint (AlterSequenceMinMax in
+// Citus (docs/citus.md, "Sequence-based defaults on distributed tables"): a sequence that
+// a distributed table's column default depends on lives on the coordinator, and Citus gives
+// every worker a copy with a range of its own, [(group << 48) + 1, (group << 48) + 1 + 2^48]
+// for bigint (AlterSequenceMinMax in
 // Citus's worker_data_fetch_protocol.c; a smallint or integer copy is set to its MAXVALUE
 // instead). A shape load recognises such copies precisely (Citus's catalogs name the
 // node's group and the distributed objects) and nextval_lexid / lexid_block map a worker's

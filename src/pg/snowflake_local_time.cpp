@@ -1,5 +1,5 @@
 // The bounds of time predicates whose other side is not a timestamptz, or whose id's time is
-// read in local time (API.md section 6; planned by snowflake_time_quals.cpp, which says where
+// read in local time (docs/time.md, "Time predicates"; planned by snowflake_time_quals.cpp, which says where
 // each is used):
 //
 //   idseq_compare_as_timestamptz(date | timestamp)

@@ -1,4 +1,4 @@
-// Time predicates on snowflake ids (API.md section 6): snowflake_timestamp(id, layout) op x,
+// Time predicates on snowflake ids (docs/time.md, "Time predicates"): snowflake_timestamp(id, layout) op x,
 // for op in < <= = >= > (either argument order; BETWEEN is two of them), on a time-first
 // layout, are planned as the range of ids they select:
 //
