@@ -20,13 +20,13 @@
 // Citus (docs/citus.md, "Sequence-based defaults on distributed tables"): a sequence that
 // a distributed table's column default depends on lives on the coordinator, and Citus gives
 // every worker a copy with a range of its own, [(group << 48) + 1, (group << 48) + 1 + 2^48]
-// for bigint (AlterSequenceMinMax in
-// Citus's worker_data_fetch_protocol.c; a smallint or integer copy is set to its MAXVALUE
-// instead). A shape load recognises such copies precisely (Citus's catalogs name the
-// node's group and the distributed objects) and nextval_lexid / lexid_block map a worker's
-// value v to seed + (v - 1), so that every node's ids are distinct: the coordinator's
-// offsets stay below 2^48, worker g's lie in [g * 2^48, (g + 1) * 2^48). nextval_code
-// refuses a worker's copy. Without Citus's catalogs nothing changes.
+// for bigint (AlterSequenceMinMax in Citus's worker_data_fetch_protocol.c; a smallint or
+// integer copy is set to its MAXVALUE instead). A shape load recognises such copies
+// precisely (Citus's catalogs name the node's group and the distributed objects) and
+// nextval_lexid / lexid_block map a worker's value v to seed + (v - 1), so that every node's
+// ids are distinct: the coordinator's offsets stay below 2^48, worker g's lie in
+// [g * 2^48, (g + 1) * 2^48). nextval_code refuses a worker's copy. Without Citus's catalogs
+// nothing changes.
 #include "charset.h"
 #include "fixed_code.h"
 #include "error.h"

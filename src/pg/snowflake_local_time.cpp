@@ -1,6 +1,6 @@
 // The bounds of time predicates whose other side is not a timestamptz, or whose id's time is
-// read in local time (docs/time.md, "Time predicates"; planned by snowflake_time_quals.cpp, which says where
-// each is used):
+// read in local time (docs/time.md, "Time predicates"; planned by snowflake_time_quals.cpp,
+// which says where each is used):
 //
 //   idseq_compare_as_timestamptz(date | timestamp)
 //       the value PostgreSQL compares a timestamptz with: the date's midnight (the timestamp)

@@ -1,6 +1,6 @@
-// Time predicates on snowflake ids (docs/time.md, "Time predicates"): snowflake_timestamp(id, layout) op x,
-// for op in < <= = >= > (either argument order; BETWEEN is two of them), on a time-first
-// layout, are planned as the range of ids they select:
+// Time predicates on snowflake ids (docs/time.md, "Time predicates"):
+// snowflake_timestamp(id, layout) op x, for op in < <= = >= > (either argument order; BETWEEN
+// is two of them), on a time-first layout, are planned as the range of ids they select:
 //
 //   time >= x   id >= idseq_snowflake_lower_id(x, layout, false)
 //   time >  x   id >= idseq_snowflake_lower_id(x, layout, true)
