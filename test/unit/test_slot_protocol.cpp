@@ -4,10 +4,10 @@
 // ThreadSanitizer (it checks the harness's own shared data; the assertions check the
 // protocol); `make unit` and `make unit-san` run them too.
 //
-// Mutations of the protocol these tests catch (each was applied and seen to fail; the header
-// applies one when built with -DIDSEQ_SLOT_MUTATION_n, e.g.
-//   rm -f build/unit_tests_tsan && make unit-tsan TSAN_EXTRA=-DIDSEQ_SLOT_MUTATION_2
-// and a plain `rm -f build/unit_tests_tsan && make unit-tsan` afterwards):
+// Mutations of the protocol these tests catch: the header applies one when built with
+// -DIDSEQ_SLOT_MUTATION_n, and `make mutation` (a part of `make test`) builds these tests once
+// per mutation the header tests for and fails unless each build fails a test (one line per
+// mutation, naming the tests that failed). A new mutation goes into the header and this list:
 //  1. try_lock_free writes the word with a plain store instead of a compare-and-swap: two
 //     issuers step from one word and issue one id twice.
 //     -> all three (ids not distinct, or a thread's ids not increasing).
