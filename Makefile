@@ -131,7 +131,8 @@ unit-tsan: build/unit_tests_tsan
 # Mutations of the slot protocol: every IDSEQ_SLOT_MUTATION_n that src/core/slot_protocol.h
 # tests for breaks the protocol one way (test/unit/test_slot_protocol.cpp says how, and which
 # test catches it). `make mutation` builds the protocol's tests once per mutation (as
-# unit-tsan does, the core's objects shared) and fails unless each build fails one of them.
+# unit-tsan does, the core's objects shared) and fails unless each build fails one of them or
+# ThreadSanitizer reports a data race.
 # The tests race threads, so a mutation survives only MUTATION_TRIES runs without a failure;
 # each has been caught on its first run (10 runs of 10).
 SLOT_MUTATIONS = $(sort $(shell grep -oE 'IDSEQ_SLOT_MUTATION_[0-9]+' src/core/slot_protocol.h | sed 's/.*_//'))
@@ -147,6 +148,7 @@ mutation-run-%: build/mutation_%
 	@for try in $$(seq $(MUTATION_TRIES)); do \
 	  out=$$(TSAN_OPTIONS="halt_on_error=1" $(TSAN_NORAND) build/mutation_$* 2>&1); rc=$$?; \
 	  caught=$$(echo "$$out" | sed -n 's/^\[  FAILED  \] \(SlotProtocol\.[A-Za-z]*\).*/\1/p' | sort -u | tr '\n' ' '); \
+	  if echo "$$out" | grep -q '^WARNING: ThreadSanitizer: data race'; then caught="$${caught}ThreadSanitizer (a data race) "; fi; \
 	  if [ -n "$$caught" ]; then echo "mutation $*: caught by $$caught(run $$try)"; exit 0; fi; \
 	  if [ $$rc -ne 0 ]; then echo "$$out" | tail -20; echo "mutation $*: exit $$rc without a failed test (run $$try)"; fi; \
 	done; \
