@@ -128,6 +128,32 @@ unit-tsan: build/unit_tests_tsan
 	  echo "TSAN_OPTIONS=... $$norand build/unit_tests_tsan"; \
 	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $$norand build/unit_tests_tsan
 
+# Mutations of the slot protocol: every IDSEQ_SLOT_MUTATION_n that src/core/slot_protocol.h
+# tests for breaks the protocol one way (test/unit/test_slot_protocol.cpp says how, and which
+# test catches it). `make mutation` builds the protocol's tests once per mutation (as
+# unit-tsan does, the core's objects shared) and fails unless each build fails one of them or
+# ThreadSanitizer reports a data race.
+# The tests race threads, so a mutation survives only MUTATION_TRIES runs without a failure;
+# each has been caught on its first run (10 runs of 10).
+SLOT_MUTATIONS = $(sort $(shell grep -oE 'IDSEQ_SLOT_MUTATION_[0-9]+' src/core/slot_protocol.h | sed 's/.*_//'))
+MUTATION_TRIES ?= 3
+# ThreadSanitizer's runtime without address-space randomisation, where the system allows it
+TSAN_NORAND = $(shell setarch "$$(uname -m)" -R true 2>/dev/null && echo setarch "$$(uname -m)" -R)
+build/mutation_%: $(CORE_TSAN) $(TSAN_UNIT_SRCS) $(CORE_HDRS) $(UNIT_HDRS)
+	clang++ $(CORE_FLAGS) -O1 $(TSAN_FLAGS) -DIDSEQ_SLOT_MUTATION_$* $(CORE_TSAN) $(TSAN_UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
+
+mutation: $(patsubst %,mutation-run-%,$(SLOT_MUTATIONS))
+.SECONDARY: $(patsubst %,build/mutation_%,$(SLOT_MUTATIONS))
+mutation-run-%: build/mutation_%
+	@for try in $$(seq $(MUTATION_TRIES)); do \
+	  out=$$(TSAN_OPTIONS="halt_on_error=1" $(TSAN_NORAND) build/mutation_$* 2>&1); rc=$$?; \
+	  caught=$$(echo "$$out" | sed -n 's/^\[  FAILED  \] \(SlotProtocol\.[A-Za-z]*\).*/\1/p' | sort -u | tr '\n' ' '); \
+	  if echo "$$out" | grep -q '^WARNING: ThreadSanitizer: data race'; then caught="$${caught}ThreadSanitizer (a data race) "; fi; \
+	  if [ -n "$$caught" ]; then echo "mutation $*: caught by $$caught(run $$try)"; exit 0; fi; \
+	  if [ $$rc -ne 0 ]; then echo "$$out" | tail -20; echo "mutation $*: exit $$rc without a failed test (run $$try)"; fi; \
+	done; \
+	echo "mutation $*: SURVIVED $(MUTATION_TRIES) runs"; exit 1
+
 FUZZ_TARGETS = $(patsubst test/fuzz/%.cpp,build/%,$(sort $(wildcard test/fuzz/fuzz_*.cpp)))
 FUZZ_SECONDS ?= 10
 build/fuzz_%: test/fuzz/fuzz_%.cpp $(CORE_FUZZ) $(CORE_HDRS) $(wildcard test/fuzz/*.h)
@@ -183,4 +209,4 @@ bench-versions:
 	tools/idseq-versions bench $(BENCH_RELEASES)
 	tools/bench-compare 15=log/bench-host.log 17=log/bench-trixie.log 18=log/bench-sid.log
 
-.PHONY: unit unit-san unit-tsan fuzz demo test bench deb meta-check test-citus bench-citus test-versions bench-versions
+.PHONY: unit unit-san unit-tsan mutation fuzz demo test bench deb meta-check test-citus bench-citus test-versions bench-versions

@@ -200,8 +200,15 @@ SELECT l.name, count(*) AS ids, count(DISTINCT t.id) = count(*) AS all_distinct,
 SELECT max(u.seq) <= 511 AS seq_in_range, count(DISTINCT u.ts) >= 3 AS spans_units
   FROM (SELECT snowflake_nextval('display60') AS id FROM generate_series(1, 1537)) s,
        LATERAL snowflake_unpack(s.id, 'display60') u;
--- two ids a day: the third would wait for tomorrow's unit
-SELECT snowflake_nextval('days') < snowflake_nextval('days') AS increasing;
+-- two ids a second, a unit longer than the lease: three ids increase, the third in a later
+-- second. (Not a day's unit: the suite's next run on the same server, in a new database, takes
+-- over the layout's claim above the server's fence, a unit ahead, and would wait for the next
+-- day; t/037_snowflake_long_units.pl draws ids of minutes, hours and days.)
+SELECT snowflake_create_layout('two_a_second', '2000-01-01 00:00:00+00', 'time:40,seq:1', '1 second');
+SELECT bool_and(id > prev) AS increasing, max(u.seq) <= 1 AS seq_in_range, count(DISTINCT u.ts) >= 2 AS spans_units
+  FROM (SELECT id, lag(id, 1, -1::bigint) OVER (ORDER BY g) AS prev
+          FROM (SELECT g, snowflake_nextval('two_a_second') AS id FROM generate_series(1, 3) g) s) t,
+       LATERAL snowflake_unpack(t.id, 'two_a_second') u;
 
 -- the durable high-water mark: a time unit at or ahead of every id issued
 CREATE TEMP TABLE last_issued AS SELECT snowflake_nextval('display60') AS id;

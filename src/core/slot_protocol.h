@@ -38,7 +38,7 @@
 
 #include "snowflake.h"
 
-// IDSEQ_SLOT_MUTATION_n (n = 1..5) breaks the protocol on purpose, so that
+// IDSEQ_SLOT_MUTATION_n (n = 1..6) breaks the protocol on purpose, so that
 // test/unit/test_slot_protocol.cpp can show its tests catch it: only the Makefile's TSAN_EXTRA
 // defines one, for the unit tests' build; the extension's build never does.
 
@@ -161,6 +161,9 @@ inline bool try_lock_free(C& c, Issuer& me, const Layout& layout, const WordStep
             current = true; // another id came first: step from the word it left
         }
         me.word = out.word;
+#ifdef IDSEQ_SLOT_MUTATION_6
+        A::write(c.anchor_unit, static_cast<uint64_t>(-1)); // mutation: a cell of the mutex, without it
+#endif
 #ifndef IDSEQ_SLOT_MUTATION_2 // mutation: setup not checked again after the compare-and-swap
         if (A::read(c.setup) != setup)
             continue; // set up again meanwhile: drop the id

@@ -1,13 +1,14 @@
 // The shared-memory generator's slot protocol (src/core/slot_protocol.h) with real threads:
 // the lock-free issue, the locked step, reservations and set-ups racing on one slot, on
 // std::atomic cells, under an injected clock. `make unit-tsan` runs these tests under
-// ThreadSanitizer (it checks the harness's own shared data; the assertions check the
-// protocol); `make unit` and `make unit-san` run them too.
+// ThreadSanitizer, which checks the harness's own shared data and that the cells the mutex's
+// holder writes are written by no one else (ShadowedAtomics below); the assertions check the
+// protocol. `make unit` and `make unit-san` run them too.
 //
-// Mutations of the protocol these tests catch (each was applied and seen to fail; the header
-// applies one when built with -DIDSEQ_SLOT_MUTATION_n, e.g.
-//   rm -f build/unit_tests_tsan && make unit-tsan TSAN_EXTRA=-DIDSEQ_SLOT_MUTATION_2
-// and a plain `rm -f build/unit_tests_tsan && make unit-tsan` afterwards):
+// Mutations of the protocol these tests catch: the header applies one when built with
+// -DIDSEQ_SLOT_MUTATION_n, and `make mutation` (a part of `make test`) builds these tests once
+// per mutation the header tests for and fails unless each build fails a test (one line per
+// mutation, naming the tests that failed). A new mutation goes into the header and this list:
 //  1. try_lock_free writes the word with a plain store instead of a compare-and-swap: two
 //     issuers step from one word and issue one id twice.
 //     -> all three (ids not distinct, or a thread's ids not increasing).
@@ -24,6 +25,9 @@
 //  5. locked_step reads the clock before last_now and the word: a lock-free issuer's later
 //     reading, raised into last_now in between, looks like a step back of the clock.
 //     -> SlotProtocol.ClockReadingsOnlyRise (a step back reported while the clock only advances).
+//  6. try_lock_free writes anchor_unit (a cell the mutex's holder writes) after its id.
+//     -> ThreadSanitizer only (a data race on the cell's shadow, see ShadowedAtomics): the
+//        assertions do not see it.
 #include "slot_protocol.h"
 #include "std_atomics.h"
 #include "snowflake.h"
@@ -43,8 +47,46 @@ namespace {
 
 using namespace idseq;
 
-using Cells = slot::SlotCells<idseq::test::StdAtomics>;
-using idseq::test::StdAtomics;
+// The atomics policy of these tests: StdAtomics' cells and orders, and beside each cell that
+// the protocol writes only under the slot's mutex (setup, reserved, sync_reserved,
+// anchor_unit, anchor_mono) a plain, non-atomic shadow written with it. On the std::atomic
+// cells themselves ThreadSanitizer can report nothing: every access is atomic, so none is a
+// data race, and its runtime does not model the fences (atomic_thread_fence, as
+// pg_read_barrier and pg_write_barrier) that order the steps' relaxed reads and writes, so a
+// missing or misplaced barrier goes unseen (on x86, which reorders little, the assertions
+// rarely see one either). Two writes of a shadow race unless the mutex orders them: a step that
+// writes one of those cells without the mutex (mutation 6) is reported, and fails the run.
+struct ShadowedAtomics {
+    template <class T>
+    struct Cell {
+        std::atomic<T> value{0};
+        T shadow = 0; // written with value when under_mutex: ThreadSanitizer checks its order
+        bool under_mutex = false; // set before the threads start
+    };
+    using U64 = Cell<uint64_t>;
+    using U32 = Cell<uint32_t>;
+    template <class T>
+    static void put(Cell<T>& a, T v)
+    {
+        a.value.store(v, std::memory_order_relaxed);
+        if (a.under_mutex)
+            a.shadow = v;
+    }
+    static uint64_t read(U64& a) { return a.value.load(std::memory_order_relaxed); }
+    static uint32_t read(U32& a) { return a.value.load(std::memory_order_relaxed); }
+    static void write(U64& a, uint64_t v) { put(a, v); }
+    static void write(U32& a, uint32_t v) { put(a, v); }
+    static bool cas(U64& a, uint64_t& expected, uint64_t desired)
+    {
+        return a.value.compare_exchange_strong(expected, desired, std::memory_order_seq_cst);
+    }
+    static void read_barrier() { idseq::test::StdAtomics::read_barrier(); }
+    static void write_barrier() { idseq::test::StdAtomics::write_barrier(); }
+    static void full_barrier() { idseq::test::StdAtomics::full_barrier(); }
+};
+
+using Atomics = ShadowedAtomics;
+using Cells = slot::SlotCells<Atomics>;
 
 constexpr int64_t kUnitUs = 1000;
 constexpr int64_t kNode = 3;
@@ -75,13 +117,15 @@ struct Server {
         durable = encode_mark(layout, h);
         GenState st;
         restart_from_mark(layout, st, h, kNode);
-        c.word = position_of(layout, st, kNode);
-        c.reserved = static_cast<uint64_t>(encode_mark(layout, h));
-        c.sync_reserved = static_cast<uint64_t>(-1);
-        c.last_now = slot::now_word(INT64_MIN);
-        c.anchor_unit = static_cast<uint64_t>(-1);
-        c.anchor_mono = 0;
-        c.setup = generation;
+        c.setup.under_mutex = c.reserved.under_mutex = c.sync_reserved.under_mutex = true;
+        c.anchor_unit.under_mutex = c.anchor_mono.under_mutex = true;
+        Atomics::write(c.word, position_of(layout, st, kNode));
+        Atomics::write(c.reserved, static_cast<uint64_t>(encode_mark(layout, h)));
+        Atomics::write(c.sync_reserved, static_cast<uint64_t>(-1));
+        Atomics::write(c.last_now, slot::now_word(INT64_MIN));
+        Atomics::write(c.anchor_unit, static_cast<uint64_t>(-1));
+        Atomics::write(c.anchor_mono, uint64_t{0});
+        Atomics::write(c.setup, generation);
     }
 
     int64_t now_unit() const { return unit_of(layout, clock_us.load(std::memory_order_relaxed)); }
@@ -89,7 +133,7 @@ struct Server {
     void reserved_view(int64_t& unit, int64_t& counter)
     {
         GenState st;
-        apply_mark(layout, st, decode_mark(layout, static_cast<int64_t>(StdAtomics::read(c.reserved))), kNode);
+        apply_mark(layout, st, decode_mark(layout, static_cast<int64_t>(Atomics::read(c.reserved))), kNode);
         unit = st.reserved_unit;
         counter = st.reserved_counter;
     }
@@ -106,7 +150,7 @@ struct Server {
             durable.store(encoded);
         }
         std::lock_guard<std::mutex> g(mutex);
-        slot::raise_mark<StdAtomics>(layout, c.reserved, m, encoded);
+        slot::raise_mark<Atomics>(layout, c.reserved, m, encoded);
     }
 
     bool covered(uint64_t word)
@@ -139,7 +183,7 @@ struct Probe {
     explicit Probe(uint64_t seed) : rng(seed) {}
     uint64_t observe(Cells& c)
     {
-        const uint64_t v = StdAtomics::read(c.last_now);
+        const uint64_t v = Atomics::read(c.last_now);
         if (v < last_now)
             ++lowered;
         last_now = v;
@@ -160,7 +204,7 @@ bool issue(Server& sv, slot::Issuer& me, Probe& p, Issued& out)
 {
     while (!sv.stop.load(std::memory_order_relaxed)) {
         FastIssue fi;
-        if (slot::try_lock_free<StdAtomics>(
+        if (slot::try_lock_free<Atomics>(
                 sv.c, me, sv.layout, sv.ws, kNode, sv.ahead, 0,
                 [&] {
                     const uint64_t seen = p.observe(sv.c);
@@ -186,7 +230,7 @@ bool issue(Server& sv, slot::Issuer& me, Probe& p, Issued& out)
         int64_t now_us = 0;
         {
             std::lock_guard<std::mutex> g(sv.mutex);
-            step = slot::locked_step<StdAtomics>(
+            step = slot::locked_step<Atomics>(
                 sv.c, me, sv.layout, kNode, sv.ahead, 0,
                 [&](int64_t& us, int64_t& mono) {
                     p.observe(sv.c);
@@ -307,7 +351,7 @@ TEST(SlotProtocol, SetUpsDropTheIdsTheyCannotOrder)
         uint64_t started; // ... and the word it left
     };
     std::vector<SetUp> setups(1); // by generation; generation 1 is the server's start
-    setups.push_back(SetUp{0, sv.c.word.load()});
+    setups.push_back(SetUp{0, Atomics::read(sv.c.word)});
     std::vector<std::thread> helpers;
     helpers.emplace_back(run_clock, std::ref(sv), false, 11);
     helpers.emplace_back([&sv, &setups] {
@@ -315,11 +359,11 @@ TEST(SlotProtocol, SetUpsDropTheIdsTheyCannotOrder)
             std::this_thread::yield();
             std::lock_guard<std::mutex> l(sv.layout_lock);
             std::lock_guard<std::mutex> g(sv.mutex);
-            slot::begin_setup<StdAtomics>(sv.c);
+            slot::begin_setup<Atomics>(sv.c);
             SetUp s{};
             const int64_t h = sv.durable.load();
             const bool restart = setups.size() % 16 == 0;
-            slot::exchange_word<StdAtomics>(sv.c, [&](uint64_t old) {
+            slot::exchange_word<Atomics>(sv.c, [&](uint64_t old) {
                 s.found = s.started = old;
                 if (restart) {
                     GenState st;
@@ -328,10 +372,10 @@ TEST(SlotProtocol, SetUpsDropTheIdsTheyCannotOrder)
                 }
                 return s.started;
             });
-            slot::reset_cells<StdAtomics>(sv.c, h, -1);
+            slot::reset_cells<Atomics>(sv.c, h, -1);
             sv.generation = slot::next_generation(sv.generation);
             setups.push_back(s);
-            slot::publish_setup<StdAtomics>(sv.c, sv.generation);
+            slot::publish_setup<Atomics>(sv.c, sv.generation);
         }
     });
     const auto ids = run_issuers(sv, kIssuers - 1, std::move(helpers));
