@@ -201,7 +201,7 @@ TEST(CounterFormat, Periods)
     EXPECT_EQ(period_text(Period::Day, 10101), "0001-01-01");
     EXPECT_EQ(period_text(Period::Month, 1000012), "10000-12");
     EXPECT_EQ(period_text(Period::None, 0), "");
-    for (auto [p, n] : std::vector<std::pair<Period, int32_t>>{{Period::Year, 0},
+    for (const auto& pn : std::vector<std::pair<Period, int32_t>>{{Period::Year, 0},
                                                                {Period::Year, -5},
                                                                {Period::Year, 100000},
                                                                {Period::Month, 202613},
@@ -210,14 +210,14 @@ TEST(CounterFormat, Periods)
                                                                {Period::Day, 20260230},
                                                                {Period::Day, 202611},
                                                                {Period::None, 2026}})
-        EXPECT_EQ(kind_of([&] { period_text(p, n); }), ErrorKind::InvalidParameter) << n;
+        EXPECT_EQ(kind_of([&] { period_text(pn.first, pn.second); }), ErrorKind::InvalidParameter) << pn.second;
 
     EXPECT_EQ(parse_period_text(Period::Year, "2026"), 2026);
     EXPECT_EQ(parse_period_text(Period::Month, "2026-11"), 202611);
     EXPECT_EQ(parse_period_text(Period::Day, "2026-11-28"), 20261128);
     EXPECT_EQ(parse_period_text(Period::Year, "10000"), 10000);
     EXPECT_EQ(parse_period_text(Period::None, ""), 0);
-    for (auto [p, s] : std::vector<std::pair<Period, const char*>>{{Period::Year, "26"},
+    for (const auto& ps : std::vector<std::pair<Period, const char*>>{{Period::Year, "26"},
                                                                    {Period::Year, "2026-11"},
                                                                    {Period::Year, "02026"},
                                                                    {Period::Year, "0000"},
@@ -229,7 +229,7 @@ TEST(CounterFormat, Periods)
                                                                    {Period::Day, "2026-11-31"},
                                                                    {Period::Day, "2026-11-28x"},
                                                                    {Period::None, "2026"}})
-        EXPECT_EQ(kind_of([&] { parse_period_text(p, s); }), ErrorKind::InvalidParameter) << s;
+        EXPECT_EQ(kind_of([&] { parse_period_text(ps.first, ps.second); }), ErrorKind::InvalidParameter) << ps.second;
     // Every day of a few years: number -> text -> number, and the text sorts like the number.
     for (Period p : {Period::Year, Period::Month, Period::Day})
         for (int y : {1, 999, 1999, 2000, 2024, 2100, 9999, 10000, 99999})
