@@ -269,14 +269,16 @@ Datum idseq_counter_bind(PG_FUNCTION_ARGS)
     FillArgs a = fill_args(td, "idseq_counter_bind", true);
     Relation rel = td->tg_relation;
     TupleDesc desc = RelationGetDescr(rel);
-    Snapshot snap = RegisterSnapshot(GetLatestSnapshot());
+    // This transaction's own changes, of the current command too (at the commit of a single
+    // statement no command boundary follows its INSERT), and committed ones: only this
+    // transaction can have changed a row it has not committed.
+    Snapshot snap = SnapshotSelf;
     ItemPointerData tid = td->tg_trigtuple->t_self;
     TableScanDesc scan = table_beginscan_tid(rel, snap);
     table_tuple_get_latest_tid(scan, &tid);
     table_endscan(scan);
     TupleTableSlot* slot = table_slot_create(rel, NULL);
     bool bind = table_tuple_fetch_row_version(rel, &tid, snap, slot);
-    UnregisterSnapshot(snap);
     if (bind) {
         bool isnull;
         (void) slot_getattr(slot, a.target_att, &isnull);
