@@ -255,6 +255,33 @@ SELECT idseq_counter_current('invoice', '70') AS after_rollback;
 INSERT INTO invoices VALUES (7, 70, NULL, 70);
 SELECT id, right(no, 6) AS n FROM invoices WHERE id = 7;
 
+-- partitioned tables: the trigger of the parent is cloned to each partition, now and later
+-- (CREATE TABLE ... PARTITION OF, ATTACH PARTITION), and each clone gets its companion
+CREATE TABLE regress_counters.parted (id int, company int, no bigint) PARTITION BY LIST (company);
+CREATE TABLE regress_counters.parted_1 PARTITION OF parted FOR VALUES IN (1);
+CREATE TRIGGER number_at_commit BEFORE INSERT ON parted
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('invoice', 'company', 'no', 'commit');
+CREATE TABLE regress_counters.parted_2 PARTITION OF parted FOR VALUES IN (2);
+CREATE TABLE regress_counters.parted_3 (id int, company int, no bigint);
+ALTER TABLE parted ATTACH PARTITION parted_3 FOR VALUES IN (3);
+SELECT tgrelid::regclass AS partition, count(*) FILTER (WHERE tgisinternal) AS companions
+  FROM pg_trigger WHERE tgrelid IN ('parted_1'::regclass, 'parted_2'::regclass, 'parted_3'::regclass)
+ GROUP BY 1 ORDER BY 1;
+INSERT INTO parted VALUES (1, 1), (2, 2), (3, 1), (4, 3);
+SELECT id, company, no FROM parted ORDER BY id;
+DROP TRIGGER number_at_commit ON parted;
+SELECT count(*) AS triggers_left FROM pg_trigger
+ WHERE tgrelid IN ('parted_1'::regclass, 'parted_2'::regclass, 'parted_3'::regclass);
+-- a trigger made while event triggers were off has no companion: refused, not left NULL
+CREATE TABLE regress_counters.no_companion (id int, company int, no bigint);
+SET session_replication_role = replica;
+ALTER EVENT TRIGGER idseq_counter_companions DISABLE;
+CREATE TRIGGER number_at_commit BEFORE INSERT ON no_companion
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('invoice', 'company', 'no', 'commit');
+ALTER EVENT TRIGGER idseq_counter_companions ENABLE ALWAYS;
+RESET session_replication_role;
+SELECT * FROM expect_error($$INSERT INTO regress_counters.no_companion VALUES (1, 1)$$);
+
 -- ===== gaps: numbers not accounted for =====
 SELECT * FROM idseq_counter_gaps('orders', '1', 'regress_counters.shop_order', 'no');
 DELETE FROM shop_order WHERE tenant = 1 AND no = 1;
