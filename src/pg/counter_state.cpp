@@ -318,12 +318,7 @@ SPIPlanPtr plan_add, plan_at_least, plan_insert;
 SPIPlanPtr prepare(const char* sql)
 {
     Oid types[4] = {REGCLASSOID, TEXTOID, INT4OID, INT8OID};
-    SPIPlanPtr p = SPI_prepare(sql, 4, types);
-    if (!p)
-        elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-    if (SPI_keepplan(p) != 0)
-        elog(ERROR, "SPI_keepplan failed");
-    return p;
+    return internal_sql_keep_plan(sql, 4, types);
 }
 
 void ensure_plans()
@@ -345,9 +340,7 @@ uint64 run_plan(SPIPlanPtr plan, const CounterDef& def, text* key, int32 period,
 {
     Datum values[4] = {ObjectIdGetDatum(def.anchor), PointerGetDatum(key), Int32GetDatum(period), Int64GetDatum(arg)};
     char nulls[4] = {' ', ' ', def.period == Period::None ? 'n' : ' ', ' '};
-    int rc = SPI_execute_plan(plan, values, nulls, false, 0);
-    if (rc < 0)
-        elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
+    internal_sql_run_plan(plan, values, nulls, false);
     if (SPI_processed == 1 && SPI_tuptable && last) {
         bool isnull;
         *last = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
