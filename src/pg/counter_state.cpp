@@ -35,6 +35,7 @@ extern "C" {
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/table.h"
+#include "access/transam.h"
 #include "access/xlog.h"
 #include "catalog/index.h"
 #include "catalog/pg_am.h"
@@ -416,14 +417,66 @@ int64 apply(const CounterDef& def, const char* key, size_t key_len, int32 period
     return def.gapless ? apply_gapless(def, k, period, op, arg) : apply_fast(def, k, period, op, arg, flush);
 }
 
+namespace {
+
+// Whether a transaction id is committed (frozen and hinted ones without a look at the commit
+// log). The current transaction's own is not, until it commits.
+bool xmin_committed(HeapTupleHeader t)
+{
+    return HeapTupleHeaderXminFrozen(t) || HeapTupleHeaderXminCommitted(t) ||
+           (!HeapTupleHeaderXminInvalid(t) && TransactionIdDidCommit(HeapTupleHeaderGetRawXmin(t)));
+}
+
+bool replaced_by_committed(HeapTupleHeader t)
+{
+    if (t->t_infomask & HEAP_XMAX_INVALID || HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+        return false;
+    if (t->t_infomask & HEAP_XMAX_COMMITTED)
+        return true;
+    return TransactionIdDidCommit(HeapTupleHeaderGetUpdateXid(t));
+}
+
+// The committed version of a gap-free key's row: the one whose insert committed and whose
+// update did not (every version, through SnapshotAny; the current transaction's own update
+// is not committed yet, so its caller reads the number before it).
+bool find_committed(Relation heap, Oid counter, text* key, int32 period, int64* last)
+{
+    ScanKeyData sk[2];
+    ScanKeyInit(&sk[0], kCounter, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(counter));
+    ScanKeyEntryInitialize(&sk[1], 0, kKey, BTEqualStrategyNumber, InvalidOid, C_COLLATION_OID, F_TEXTEQ,
+                           PointerGetDatum(key));
+    SysScanDesc scan = systable_beginscan(heap, state.index, true, SnapshotAny, 2, sk);
+    TupleDesc desc = RelationGetDescr(heap);
+    bool found = false;
+    HeapTuple tup;
+    while (!found && HeapTupleIsValid(tup = systable_getnext(scan))) {
+        bool isnull;
+        Datum p = heap_getattr(tup, kPeriod, desc, &isnull);
+        if ((isnull ? 0 : DatumGetInt32(p)) != period || !xmin_committed(tup->t_data) ||
+            replaced_by_committed(tup->t_data))
+            continue;
+        *last = DatumGetInt64(heap_getattr(tup, kLast, desc, &isnull));
+        found = true;
+    }
+    systable_endscan(scan);
+    return found;
+}
+
+} // namespace
+
 bool current(const CounterDef& def, const char* key, size_t key_len, int32 period, int64& last)
 {
     ensure_state();
     text* k = cstring_to_text_with_len(key, (int) key_len);
     Relation heap = table_open(state.rel, AccessShareLock);
+    if (def.gapless) {
+        bool found = find_committed(heap, def.anchor, k, period, &last);
+        table_close(heap, AccessShareLock);
+        return found;
+    }
     ItemPointerData tid;
     bool found = find_row(heap, def.anchor, k, period, GetLatestSnapshot(), &tid, &last);
-    if (found && !def.gapless) {
+    if (found) {
         // a fast row changes in place: read it under the buffer lock its writers take
         Buffer buf = ReadBuffer(heap, ItemPointerGetBlockNumber(&tid));
         LockBuffer(buf, BUFFER_LOCK_SHARE);
