@@ -299,6 +299,25 @@ void ensure_companions_of(Oid relid, const Functions& f)
     }
 }
 
+// Whether table relid has an idseq_counter_fill trigger with 'commit' (its own or a clone).
+bool has_fill_at_commit(Oid relid, const Functions& f)
+{
+    bool found = false;
+    Relation rel = table_open(TriggerRelationId, AccessShareLock);
+    ScanKeyData key;
+    ScanKeyInit(&key, Anum_pg_trigger_tgrelid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relid));
+    SysScanDesc scan = systable_beginscan(rel, TriggerRelidNameIndexId, true, NULL, 1, &key);
+    HeapTuple tup;
+    while (!found && HeapTupleIsValid(tup = systable_getnext(scan))) {
+        Form_pg_trigger form = (Form_pg_trigger) GETSTRUCT(tup);
+        found = form->tgfoid == f.fill && form->tgnargs == 4 &&
+                strcmp(strVal(llast(trigger_args(tup))), "commit") == 0;
+    }
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
+    return found;
+}
+
 void ensure_companions(Oid relid, const Functions& f)
 {
     const char kind = get_rel_relkind(relid);
@@ -306,8 +325,8 @@ void ensure_companions(Oid relid, const Functions& f)
         ensure_companions_of(relid, f);
         return;
     }
-    if (kind != RELKIND_PARTITIONED_TABLE)
-        return;
+    if (kind != RELKIND_PARTITIONED_TABLE || !has_fill_at_commit(relid, f))
+        return; // a partitioned table without such a trigger clones none to its partitions
     List* all = find_all_inheritors(relid, NoLock, NULL);
     ListCell* lc;
     foreach (lc, all)
