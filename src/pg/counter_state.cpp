@@ -17,9 +17,10 @@
 // Gap-free counters are transactional: an MVCC UPDATE of the row (which waits for the
 // transaction holding the row and re-reads it after, as any UPDATE does), through internal
 // SQL run as the table's owner. A new key's row is inserted under a lock of (counter, key,
-// period) held until the transaction ends; a caller that then finds a row committed after
-// its snapshot, under REPEATABLE READ or SERIALIZABLE, fails with 40001 as a concurrent
-// UPDATE would.
+// period) held for the check and the insert only; a caller that finds a row another
+// transaction is inserting waits for that transaction, as a unique index's check does, and
+// one that finds a row committed after its snapshot, under REPEATABLE READ or SERIALIZABLE,
+// fails with 40001 as a concurrent UPDATE would.
 #include "counter_internal.h"
 
 #include "boundary.h"
@@ -111,7 +112,10 @@ void ensure_state()
 }
 
 // The row of (counter, key, period) as snap sees it: its TID and last number.
-bool find_row(Relation heap, Oid counter, text* key, int32 period, Snapshot snap, ItemPointer tid, int64* last)
+// With a dirty snapshot, *inserter is the transaction still inserting the row found (or
+// InvalidTransactionId).
+bool find_row(Relation heap, Oid counter, text* key, int32 period, Snapshot snap, ItemPointer tid, int64* last,
+              TransactionId* inserter = nullptr)
 {
     ScanKeyData sk[2];
     ScanKeyInit(&sk[0], kCounter, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(counter));
@@ -128,6 +132,8 @@ bool find_row(Relation heap, Oid counter, text* key, int32 period, Snapshot snap
             continue;
         *tid = tup->t_self;
         *last = DatumGetInt64(heap_getattr(tup, kLast, desc, &isnull));
+        if (inserter)
+            *inserter = snap->snapshot_type == SNAPSHOT_DIRTY ? snap->xmin : InvalidTransactionId;
         found = true;
     }
     systable_endscan(scan);
@@ -325,32 +331,53 @@ int64 apply_gapless(const CounterDef& def, text* key, int32 period, Op op, int64
     ensure_plans();
     SPIPlanPtr update = op == Op::Add ? plan_add : plan_at_least;
     int64 result = 0;
-    if (run_plan(update, def, key, period, arg, &result) == 0) {
+    for (int attempt = 0;; attempt++) {
+        if (run_plan(update, def, key, period, arg, &result) == 1)
+            break;
+        if (attempt > 1000)
+            elog(ERROR, "could not update key \"%s\" of counter \"%s\"",
+                 shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name);
+        // No row this statement can see: make it, unless another transaction made one. As a
+        // unique index's check: a row another transaction is inserting is waited for (and
+        // looked for again after), so the lock of the key is held for the check and the
+        // insert only, never to the end of the transaction (a statement may make 10^6 keys).
         LOCKTAG tag = key_lock(def.anchor, key, period);
-        (void) LockAcquire(&tag, ExclusiveLock, false, false); // held until the transaction ends
+        (void) LockAcquire(&tag, ExclusiveLock, false, false);
         Relation heap = table_open(state.rel, AccessShareLock);
+        SnapshotData dirty;
+        InitDirtySnapshot(dirty);
         ItemPointerData tid;
         int64 last;
-        const bool exists = find_row(heap, def.anchor, key, period, SnapshotSelf, &tid, &last);
-        table_close(heap, AccessShareLock);
-        if (exists) {
-            if (IsolationUsesXactSnapshot())
-                ereport(ERROR, (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-                                errmsg("could not serialize access to key \"%s\" of counter \"%s\"",
-                                       shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name),
-                                errdetail("Another transaction made the key's row after this transaction's snapshot."),
-                                errhint("Retry the transaction.")));
-            if (run_plan(update, def, key, period, arg, &result) != 1)
-                elog(ERROR, "could not update key \"%s\" of counter \"%s\"",
-                     shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name);
-        } else {
+        TransactionId inserter = InvalidTransactionId;
+        const bool exists = find_row(heap, def.anchor, key, period, &dirty, &tid, &last, &inserter);
+        if (!exists) {
             int64 first;
-            if (!next_last(def.start - 1, op, arg, first))
+            if (!next_last(def.start - 1, op, arg, first)) {
+                LockRelease(&tag, ExclusiveLock, false);
                 fail_overflow(def, key);
+            }
             if (first != def.start - 1)
                 run_plan(plan_insert, def, key, period, first, nullptr);
+            table_close(heap, AccessShareLock);
+            LockRelease(&tag, ExclusiveLock, false);
             result = first;
+            break;
         }
+        LockRelease(&tag, ExclusiveLock, false);
+        if (TransactionIdIsValid(inserter)) {
+            XactLockTableWait(inserter, heap, &tid, XLTW_InsertIndex);
+            table_close(heap, AccessShareLock);
+            continue;
+        }
+        table_close(heap, AccessShareLock);
+        // committed after this transaction's snapshot: under READ COMMITTED the next UPDATE
+        // (a new snapshot) sees it
+        if (IsolationUsesXactSnapshot())
+            ereport(ERROR, (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+                            errmsg("could not serialize access to key \"%s\" of counter \"%s\"",
+                                   shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name),
+                            errdetail("Another transaction made the key's row after this transaction's snapshot."),
+                            errhint("Retry the transaction.")));
     }
     internal_sql_finish_as(saved);
     return result;

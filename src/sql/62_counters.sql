@@ -107,7 +107,8 @@ CREATE FUNCTION @extschema@.idseq_counter_companions() RETURNS event_trigger
     AS 'MODULE_PATHNAME', 'idseq_counter_companions' LANGUAGE C;
 COMMENT ON FUNCTION @extschema@.idseq_counter_companions() IS
     'internal: makes the deferred companion of each new idseq_counter_fill trigger with ''commit''';
-CREATE EVENT TRIGGER idseq_counter_companions ON ddl_command_end WHEN TAG IN ('CREATE TRIGGER')
+CREATE EVENT TRIGGER idseq_counter_companions ON ddl_command_end
+    WHEN TAG IN ('CREATE TRIGGER', 'CREATE TABLE', 'ALTER TABLE')
     EXECUTE FUNCTION @extschema@.idseq_counter_companions();
 ALTER EVENT TRIGGER idseq_counter_companions ENABLE ALWAYS;
 COMMENT ON EVENT TRIGGER idseq_counter_companions IS
