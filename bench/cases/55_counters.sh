@@ -57,12 +57,14 @@ now() { date +%s.%N; }
 # seconds of pg_dump -s of a database, the median of $2 runs
 dump_time() {
     local i s e
+    : >"$work/dump_times"
     for i in $(seq "$2"); do
         s=$(now)
-        pg_dump -s -d "$1" >/dev/null
+        pg_dump -s -d "$1" >/dev/null || return 1
         e=$(now)
-        awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f\n", e - s }'
-    done | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+        awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f\n", e - s }' >>"$work/dump_times"
+    done
+    sort -n "$work/dump_times" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
 }
 
 have=$(q -d "$db" -c "SELECT to_regprocedure('idseq_create_counter(text,boolean,text,text,bigint,text)') IS NOT NULL
@@ -76,8 +78,8 @@ q -d bench_ctr_keys -c "SET client_min_messages = warning" -c "CREATE EXTENSION 
 echo
 echo "$MANY_KEYS keys of 10 characters, taken in random order, one fast counter (fsync as the cluster has it: $(q -d "$db" -c 'SHOW fsync'))"
 if [ "$have" = t ]; then
-    dump_empty=$(dump_time bench_ctr_keys 3)
-    read -r secs heap idx total keys < <(q -F ' ' -d bench_ctr_keys <<SQL
+    dump_empty=$(dump_time bench_ctr_keys 3) || exit 1
+    sizes=$(q -F ' ' -d bench_ctr_keys <<SQL
 SET client_min_messages = warning;
 SELECT idseq_create_counter('bench_million');
 CREATE TEMP TABLE size0 AS SELECT pg_relation_size('idseq_counter_state') heap, pg_indexes_size('idseq_counter_state') idx;
@@ -92,7 +94,8 @@ SELECT extract(epoch FROM clock_timestamp() - t0.t),
   FROM t0, size0;
 SQL
     )
-    dump_keys=$(dump_time bench_ctr_keys 3)
+    read -r secs heap idx total keys <<<"$(tail -1 <<<"$sizes")"
+    dump_keys=$(dump_time bench_ctr_keys 3) || exit 1
     awk -v s="$secs" -v h="$heap" -v i="$idx" -v t="$total" -v k="$keys" -v n="$MANY_KEYS" \
         'BEGIN { printf "  state rows %d; heap %.1f B/key, index %.1f B/key, total %.1f B/key (goal <= 100); taking them %.1f s (%.1f us per new key)\n",
                  k, h / n, i / n, t / n, s, s * 1e6 / n }'
@@ -104,7 +107,7 @@ fi
 q -d "$db" -c "DROP DATABASE bench_ctr_keys" >/dev/null
 
 echo "$SEQUENCES native sequences, created in batches of $SEQ_BATCH (one transaction each)"
-dump_empty=$(dump_time bench_ctr_seqs 3)
+dump_empty=$(dump_time bench_ctr_seqs 3) || exit 1
 size0=$(q -d bench_ctr_seqs -c "SELECT pg_database_size(current_database())")
 s=$(now)
 for ((b = 0; b < SEQUENCES; b += SEQ_BATCH)); do
@@ -113,7 +116,7 @@ for ((b = 0; b < SEQUENCES; b += SEQ_BATCH)); do
 done
 e=$(now)
 size1=$(q -d bench_ctr_seqs -c "SELECT pg_database_size(current_database())")
-dump_seqs=$(dump_time bench_ctr_seqs 1)
+dump_seqs=$(dump_time bench_ctr_seqs 1) || exit 1
 awk -v s="$s" -v e="$e" -v a="$size0" -v b="$size1" -v n="$SEQUENCES" \
     'BEGIN { printf "  created in %.1f s; database %.0f MB -> %.0f MB (%.0f B per sequence)\n", e - s, a / 1048576, b / 1048576, (b - a) / n }'
 awk -v a="$dump_empty" -v b="$dump_seqs" -v n="$SEQUENCES" \
