@@ -4,7 +4,7 @@
 // Fast counters (gaps allowed) work like nextval: never undone, never waiting for another
 // transaction. A key's row is found with an index probe and updated IN PLACE under its heap
 // buffer's exclusive lock, as sequence.c updates a sequence's tuple; every change is
-// WAL-logged with generic WAL (access/generic_xlog.h), whose redo applies the changed bytes,
+// WAL-logged as a generic WAL record (see write_logged), whose redo applies the changed bytes,
 // so the page on disk, after a crash and on a standby always equals the WAL (no change is
 // ever left unlogged, unlike nextval's log-ahead). The transaction gets an xid first, so that
 // its commit flushes the record (and waits for synchronous standbys) before a client can act
@@ -29,11 +29,13 @@
 #include "registry.h"
 
 extern "C" {
-#include "access/generic_xlog.h"
+#include "access/rmgr.h"
+#include "access/xloginsert.h"
 #include "access/genam.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/table.h"
+#include "access/transam.h"
 #include "access/xlog.h"
 #include "catalog/index.h"
 #include "catalog/pg_am.h"
@@ -171,6 +173,40 @@ bool next_last(int64 last, Op op, int64 arg, int64& out)
     return !pg_add_s64_overflow(last, arg, &out);
 }
 
+// Writes value over the 8 bytes at offset of buf's page (locked exclusively) and logs the
+// change as a generic WAL record (RM_GENERIC_ID, replayed by generic_redo) of one fragment,
+// in the delta format of generic_xlog.c (the same from 9.6 to 18): the fragment's offset and
+// length (two OffsetNumbers), then its bytes. GenericXLogFinish would find that fragment by
+// copying the page and comparing it byte by byte with the original, which was half of the
+// cost of a number (measured with perf); the record, its redo and its full-page images are
+// the same. Returns the record's end, or InvalidXLogRecPtr for a relation without WAL.
+XLogRecPtr write_logged(Relation rel, Buffer buf, uint16 offset, int64 value)
+{
+    struct {
+        OffsetNumber offset;
+        OffsetNumber length;
+        char data[sizeof(int64)];
+    } fragment;
+    static_assert(sizeof fragment == 2 * sizeof(OffsetNumber) + sizeof(int64), "a fragment is unpadded");
+    fragment.offset = offset;
+    fragment.length = sizeof(int64);
+    memcpy(fragment.data, &value, sizeof value);
+    Page page = BufferGetPage(buf);
+    XLogRecPtr lsn = InvalidXLogRecPtr;
+    START_CRIT_SECTION();
+    memcpy((char*) page + offset, &value, sizeof value);
+    MarkBufferDirty(buf);
+    if (RelationNeedsWAL(rel)) {
+        XLogBeginInsert();
+        XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
+        XLogRegisterBufData(0, (char*) &fragment, sizeof fragment);
+        lsn = XLogInsert(RM_GENERIC_ID, 0);
+        PageSetLSN(page, lsn);
+    }
+    END_CRIT_SECTION();
+    return lsn;
+}
+
 enum class InPlace { Done, Moved, Overflow };
 
 // Applies op to the row at tid in place (fast counters). Moved: the TID no longer holds the
@@ -206,11 +242,7 @@ InPlace update_in_place(Relation heap, Oid counter, ItemPointer tid, Op op, int6
     }
     result = out;
     if (out != last) {
-        GenericXLogState* gx = GenericXLogStart(heap);
-        Page copy = GenericXLogRegisterBuffer(gx, buf, 0);
-        HeapTupleHeader t = (HeapTupleHeader) PageGetItem(copy, PageGetItemId(copy, off));
-        memcpy((char*) t + t->t_hoff, &out, sizeof out);
-        XLogRecPtr lsn = GenericXLogFinish(gx);
+        XLogRecPtr lsn = write_logged(heap, buf, (uint16) ((char*) htup.t_data + htup.t_data->t_hoff - (char*) page), out);
         UnlockReleaseBuffer(buf);
         if (flush && lsn != InvalidXLogRecPtr)
             XLogFlush(lsn);
@@ -233,7 +265,7 @@ void insert_frozen(Relation heap, Relation index, Oid counter, text* key, int32 
     IndexInfo* info = BuildIndexInfo(index);
     index_insert(index, ivalues, inulls, &tup->t_self, heap, UNIQUE_CHECK_NO, false, info);
     if (flush && RelationNeedsWAL(heap))
-        XLogFlush(GetXLogInsertRecPtr());
+        XLogFlush(XactLastRecEnd); // the end of this backend's last record: the index entry's
     heap_freetuple(tup);
 }
 
@@ -287,12 +319,7 @@ SPIPlanPtr plan_add, plan_at_least, plan_insert;
 SPIPlanPtr prepare(const char* sql)
 {
     Oid types[4] = {REGCLASSOID, TEXTOID, INT4OID, INT8OID};
-    SPIPlanPtr p = SPI_prepare(sql, 4, types);
-    if (!p)
-        elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-    if (SPI_keepplan(p) != 0)
-        elog(ERROR, "SPI_keepplan failed");
-    return p;
+    return internal_sql_keep_plan(sql, 4, types);
 }
 
 void ensure_plans()
@@ -314,9 +341,7 @@ uint64 run_plan(SPIPlanPtr plan, const CounterDef& def, text* key, int32 period,
 {
     Datum values[4] = {ObjectIdGetDatum(def.anchor), PointerGetDatum(key), Int32GetDatum(period), Int64GetDatum(arg)};
     char nulls[4] = {' ', ' ', def.period == Period::None ? 'n' : ' ', ' '};
-    int rc = SPI_execute_plan(plan, values, nulls, false, 0);
-    if (rc < 0)
-        elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
+    internal_sql_run_plan(plan, values, nulls, false);
     if (SPI_processed == 1 && SPI_tuptable && last) {
         bool isnull;
         *last = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
@@ -392,14 +417,66 @@ int64 apply(const CounterDef& def, const char* key, size_t key_len, int32 period
     return def.gapless ? apply_gapless(def, k, period, op, arg) : apply_fast(def, k, period, op, arg, flush);
 }
 
+namespace {
+
+// Whether a transaction id is committed (frozen and hinted ones without a look at the commit
+// log). The current transaction's own is not, until it commits.
+bool xmin_committed(HeapTupleHeader t)
+{
+    return HeapTupleHeaderXminFrozen(t) || HeapTupleHeaderXminCommitted(t) ||
+           (!HeapTupleHeaderXminInvalid(t) && TransactionIdDidCommit(HeapTupleHeaderGetRawXmin(t)));
+}
+
+bool replaced_by_committed(HeapTupleHeader t)
+{
+    if (t->t_infomask & HEAP_XMAX_INVALID || HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+        return false;
+    if (t->t_infomask & HEAP_XMAX_COMMITTED)
+        return true;
+    return TransactionIdDidCommit(HeapTupleHeaderGetUpdateXid(t));
+}
+
+// The committed version of a gap-free key's row: the one whose insert committed and whose
+// update did not (every version, through SnapshotAny; the current transaction's own update
+// is not committed yet, so its caller reads the number before it).
+bool find_committed(Relation heap, Oid counter, text* key, int32 period, int64* last)
+{
+    ScanKeyData sk[2];
+    ScanKeyInit(&sk[0], kCounter, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(counter));
+    ScanKeyEntryInitialize(&sk[1], 0, kKey, BTEqualStrategyNumber, InvalidOid, C_COLLATION_OID, F_TEXTEQ,
+                           PointerGetDatum(key));
+    SysScanDesc scan = systable_beginscan(heap, state.index, true, SnapshotAny, 2, sk);
+    TupleDesc desc = RelationGetDescr(heap);
+    bool found = false;
+    HeapTuple tup;
+    while (!found && HeapTupleIsValid(tup = systable_getnext(scan))) {
+        bool isnull;
+        Datum p = heap_getattr(tup, kPeriod, desc, &isnull);
+        if ((isnull ? 0 : DatumGetInt32(p)) != period || !xmin_committed(tup->t_data) ||
+            replaced_by_committed(tup->t_data))
+            continue;
+        *last = DatumGetInt64(heap_getattr(tup, kLast, desc, &isnull));
+        found = true;
+    }
+    systable_endscan(scan);
+    return found;
+}
+
+} // namespace
+
 bool current(const CounterDef& def, const char* key, size_t key_len, int32 period, int64& last)
 {
     ensure_state();
     text* k = cstring_to_text_with_len(key, (int) key_len);
     Relation heap = table_open(state.rel, AccessShareLock);
+    if (def.gapless) {
+        bool found = find_committed(heap, def.anchor, k, period, &last);
+        table_close(heap, AccessShareLock);
+        return found;
+    }
     ItemPointerData tid;
     bool found = find_row(heap, def.anchor, k, period, GetLatestSnapshot(), &tid, &last);
-    if (found && !def.gapless) {
+    if (found) {
         // a fast row changes in place: read it under the buffer lock its writers take
         Buffer buf = ReadBuffer(heap, ItemPointerGetBlockNumber(&tid));
         LockBuffer(buf, BUFFER_LOCK_SHARE);
