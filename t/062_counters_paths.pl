@@ -276,6 +276,34 @@ is(sqlstate($node, 'postgres', q{UPDATE idseq_counter_state SET last = 0 WHERE c
 is(sqlstate($node, 'postgres', q{SELECT idseq_counter_set('clerks', 'a', 5)}, role => 'clerk'), '00000', 'the owner raises a key');
 is($node->safe_psql('postgres', q{SELECT idseq_counter_set('clerks', 'a', 3)}), '5', 'idseq_counter_set never lowers a key');
 
+# The database's owner (not a superuser) may insert rows into the state table, for
+# pg_restore --no-owner; a second row of an existing key, set back to 0, must not make the
+# counter issue its numbers again.
+$node->safe_psql('postgres', q{
+    CREATE ROLE dbo LOGIN;
+    CREATE DATABASE dbo_db OWNER dbo;
+});
+$node->safe_psql('dbo_db', q{
+    CREATE EXTENSION idseq;
+    SELECT idseq_create_counter('victim');
+    SELECT idseq_create_counter('victim_gap', gapless => true);
+    SELECT idseq_counter_next('victim', 'k'), idseq_counter_next('victim_gap', 'k') FROM generate_series(1, 5);
+});
+my $planted = 0;
+for my $c ('victim', 'victim_gap') {
+    $planted++ if sqlstate($node, 'dbo_db', qq{INSERT INTO idseq_counter_state VALUES (0, '${c}_counter', NULL, 'k')},
+        role => 'dbo') eq '00000';
+}
+note("the database's owner planted $planted rows");
+is($node->safe_psql('dbo_db', q{SELECT idseq_counter_next('victim', 'k'), idseq_counter_next('victim_gap', 'k')}), '6|6',
+   "a row the database's owner planted for an existing key makes no number repeat");
+
+# Dropping a counter's anchor sequence drops the counter and its state.
+$node->safe_psql('dbo_db', q{DROP SEQUENCE victim_counter});
+is(sqlstate($node, 'dbo_db', q{SELECT idseq_counter_next('victim', 'k')}), '42704', 'DROP SEQUENCE of the anchor: the counter is gone');
+is($node->safe_psql('dbo_db', q{SELECT count(*) FROM idseq_counter_state s WHERE s.counter::oid NOT IN (SELECT oid FROM pg_class)}),
+   '0', 'and no state row is left behind');
+
 # ---- pg_upgrade to the same major ----
 my %before = map { $_ => $node->safe_psql($_, $state_sql) } qw(postgres restored);
 $node->stop;
