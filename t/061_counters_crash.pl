@@ -111,6 +111,15 @@ numbers_ok($primary, 'after the SIGKILL');
 pgbench_ok($primary, 'after the SIGKILL: more load', clients => 8, transactions => 150, file => $script);
 numbers_ok($primary, 'after the SIGKILL and more load');
 
+# A hot standby reads counters and takes no number.
+$primary->wait_for_catchup($standby);
+for my $c ('cf', 'cg') {
+    my ($ret, $o, $e) = $standby->psql('postgres', "\\set VERBOSITY verbose\nSELECT idseq_counter_next('$c', 'x')");
+    like($e, qr/ERROR:  25006:/, "the standby takes no number of $c (25006)");
+}
+is($standby->safe_psql('postgres', q{SELECT idseq_counter_current('cf', 'hot') >= (SELECT max(n) FROM got_fast WHERE k = 'hot')}),
+   't', 'the standby reads the state');
+
 # 2. Failover to the synchronous standby in the middle of the load.
 ok($primary->poll_query_until('postgres',
     "SELECT count(*) = 1 FROM pg_stat_replication WHERE application_name = 'counters_standby' AND sync_state = 'sync'"),
