@@ -174,6 +174,22 @@ $sub->safe_psql('postgres', 'DROP SUBSCRIPTION shop_sub');
 $sub->stop;
 $node->safe_psql('postgres', 'DROP PUBLICATION shop_pub');
 
+# ---- a partitioned table numbered at commit ----
+# The trigger on the partitioned table is cloned to its partitions, also to one created
+# after it; every row is numbered at commit in whichever partition it lands.
+$node->safe_psql('postgres', q{
+    SELECT idseq_create_counter('parted', gapless => true);
+    CREATE TABLE shop.parted (region text NOT NULL, id int NOT NULL, no bigint) PARTITION BY LIST (region);
+    CREATE TABLE shop.parted_eu PARTITION OF shop.parted FOR VALUES IN ('eu');
+    CREATE TRIGGER parted_no BEFORE INSERT ON shop.parted
+        FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('parted', 'region', 'no', 'commit');
+    CREATE TABLE shop.parted_us PARTITION OF shop.parted FOR VALUES IN ('us');
+    INSERT INTO shop.parted VALUES ('eu', 1), ('us', 2), ('eu', 3);
+    INSERT INTO shop.parted_us VALUES ('us', 4);
+});
+is($node->safe_psql('postgres', q{SELECT string_agg(format('%s:%s:%s', region, id, no), ' ' ORDER BY id) FROM shop.parted}),
+   'eu:1:1 us:2:1 eu:3:2 us:4:2', 'a partitioned table: every row numbered at commit, per key, in every partition');
+
 # ---- hostile callers ----
 $node->safe_psql('postgres', q{
     SELECT idseq_create_counter('big');
