@@ -88,7 +88,19 @@ INSERT INTO label_exceptions VALUES
      'no arguments; the bytes of the key this backend is inserting at the moment, an error at any other time'),
     ('idseq_public_id', 's', 's', true, 'reads the key registry (a key may be dropped or re-created)'),
     ('idseq_from_public_id', 's', 's', true, 'reads the key registry'),
-    ('idseq_try_from_public_id', 's', 's', true, 'reads the key registry');
+    ('idseq_try_from_public_id', 's', 's', true, 'reads the key registry'),
+    -- counters per key (1.3): not STRICT, so that a NULL name or key is an error (22004)
+    ('idseq_create_counter', 'v', 'u', false, 'creates a counter and its anchor sequence; period may be NULL'),
+    ('idseq_drop_counter', 'v', 'u', false, 'drops a counter and its anchor sequence'),
+    ('idseq_counter_next', 'v', 'u', false, 'generator: takes a number of a key'),
+    ('idseq_counter_next_text', 'v', 'u', false, 'generator: takes a number of a key'),
+    ('idseq_counter_block', 'v', 'u', false, 'generator: takes a block of numbers of a key'),
+    ('idseq_counter_set', 'v', 'u', false, 'raises a key''s last number'),
+    ('idseq_counter_current', 'v', 'r', false,
+     'reads a key''s last number, which moves within a statement (as currval), with a new snapshot'),
+    ('idseq_counter_format', 's', 's', false, 'reads the counter''s definition; a NULL key is an error (22004)'),
+    ('idseq_counter_render', 's', 's', false, 'reads the counter''s definition; period NULL means none'),
+    ('idseq_counter_gaps', 's', 'r', false, 'reads the counter''s state and a table; NULL arguments are an error');
 CREATE TEMP VIEW label_rules AS
 SELECT f.proname, f.args, f.prokind, f.provolatile, f.proparallel, f.proisstrict,
        coalesce(x.vol, CASE WHEN f.result IN ('trigger', 'event_trigger') THEN 'v' ELSE 'i' END::"char") AS want_vol,

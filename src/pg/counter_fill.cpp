@@ -1,0 +1,325 @@
+// Counters per key: the trigger helper idseq_counter_fill, and numbers bound at commit.
+//
+// idseq_counter_fill(counter, key_column, target_column [, 'commit']) is a BEFORE INSERT row
+// trigger: it fills target_column (bigint, integer or numeric: the number; text or varchar:
+// the formatted text) from the counter keyed by key_column's value as text, unless the row
+// already has a value there.
+//
+// With 'commit' it leaves the column NULL, and a companion trigger binds the number when the
+// transaction commits: a constraint trigger AFTER INSERT DEFERRABLE INITIALLY DEFERRED FOR
+// EACH ROW running idseq_counter_bind with the same arguments, made by the event trigger
+// idseq_counter_companions when the user's trigger is created (also by a restore, which
+// creates the user's trigger again). The companion is internal (pg_dump skips it) and its
+// constraint depends internally on the user's trigger, so it goes with it. At commit it
+// follows the row's update chain to its latest version, skips a row that was deleted or
+// already has a value, takes the number of the row's key (for a gap-free counter the key's
+// row lock is held from here to the end of the commit only) and writes it with an UPDATE
+// run as the table's owner (who made the trigger, or allowed it with TRIGGER).
+#include "counter_internal.h"
+
+#include "errors.h"
+#include "internal_sql.h"
+#include "registry.h"
+
+extern "C" {
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/dependency.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_constraint.h"
+#include "catalog/pg_trigger.h"
+#include "catalog/pg_type.h"
+#include "commands/event_trigger.h"
+#include "commands/trigger.h"
+#include "executor/spi.h"
+#include "executor/tuptable.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_func.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+}
+
+extern "C" {
+PG_FUNCTION_INFO_V1(idseq_counter_fill);
+PG_FUNCTION_INFO_V1(idseq_counter_bind);
+PG_FUNCTION_INFO_V1(idseq_counter_companions);
+}
+
+using namespace idseq::pg;
+using namespace idseq::pg::counter;
+
+namespace {
+
+// The trigger's arguments, checked against the relation.
+struct FillArgs {
+    const char* counter;
+    int key_att;
+    int target_att;
+    Oid target_type;
+    bool at_commit;
+};
+
+FillArgs fill_args(TriggerData* td, const char* fn, bool companion)
+{
+    Trigger* tg = td->tg_trigger;
+    if (tg->tgnargs < 3 || tg->tgnargs > (companion ? 3 : 4))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("trigger \"%s\" on %s has %d arguments", tg->tgname, RelationGetRelationName(td->tg_relation),
+                               tg->tgnargs),
+                        errdetail("%s() takes (counter, key_column, target_column [, 'commit']).", fn)));
+    FillArgs a;
+    a.counter = tg->tgargs[0];
+    a.at_commit = tg->tgnargs == 4;
+    if (a.at_commit && strcmp(tg->tgargs[3], "commit") != 0)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("invalid fourth argument \"%s\" of trigger \"%s\"", shown(tg->tgargs[3]), tg->tgname),
+                        errhint("The only fourth argument is 'commit', which binds the number at commit.")));
+    TupleDesc desc = RelationGetDescr(td->tg_relation);
+    for (int i = 1; i <= 2; i++) {
+        int att = SPI_fnumber(desc, tg->tgargs[i]);
+        if (att <= 0)
+            ereport(ERROR, (errcode(ERRCODE_UNDEFINED_COLUMN),
+                            errmsg("column \"%s\" of relation \"%s\" does not exist", shown(tg->tgargs[i]),
+                                   RelationGetRelationName(td->tg_relation)),
+                            errdetail("Trigger \"%s\" names it as its %s column.", tg->tgname, i == 1 ? "key" : "target")));
+        (i == 1 ? a.key_att : a.target_att) = att;
+    }
+    a.target_type = TupleDescAttr(desc, a.target_att - 1)->atttypid;
+    if (a.target_type != INT8OID && a.target_type != INT4OID && a.target_type != NUMERICOID &&
+        a.target_type != TEXTOID && a.target_type != VARCHAROID)
+        ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                        errmsg("column \"%s\" of relation \"%s\" has type %s", tg->tgargs[2],
+                               RelationGetRelationName(td->tg_relation), format_type_be(a.target_type)),
+                        errdetail("A counter fills a bigint, integer, numeric, text or varchar column.")));
+    return a;
+}
+
+// The key of a row: key_column's value as text (its type's output).
+text* row_key(TupleTableSlot* slot, TupleDesc desc, const FillArgs& a, const char* trigname)
+{
+    bool isnull;
+    Datum v = slot_getattr(slot, a.key_att, &isnull);
+    if (isnull)
+        ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+                        errmsg("key column \"%s\" of a row of relation \"%s\" is null", NameStr(TupleDescAttr(desc, a.key_att - 1)->attname),
+                               get_rel_name(slot->tts_tableOid)),
+                        errdetail("Trigger \"%s\" takes the row's number from counter \"%s\" keyed by that column.", trigname,
+                                  a.counter)));
+    Oid out;
+    bool varlena;
+    getTypeOutputInfo(TupleDescAttr(desc, a.key_att - 1)->atttypid, &out, &varlena);
+    return cstring_to_text(OidOutputFunctionCall(out, v));
+}
+
+// The value the target column gets: the next number of the key, as the column's type.
+Datum number_for(const FillArgs& a, text* key)
+{
+    CounterDef def = find_counter(cstring_to_text(a.counter), ACL_USAGE, RowExclusiveLock);
+    const char* k = VARDATA_ANY(key);
+    const size_t len = VARSIZE_ANY_EXHDR(key);
+    check_key(def.name, k, len);
+    const int32 period = current_period(def);
+    const int64 n = next_number(def, k, len, period);
+    switch (a.target_type) {
+    case INT8OID:
+        return Int64GetDatum(n);
+    case INT4OID:
+        if (n > PG_INT32_MAX || n < PG_INT32_MIN)
+            ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                            errmsg("number " INT64_FORMAT " of counter \"%s\" is out of range for type integer", n, def.name),
+                            errhint("Make the column bigint.")));
+        return Int32GetDatum((int32) n);
+    case NUMERICOID:
+        return DirectFunctionCall1(int8_numeric, Int64GetDatum(n));
+    default:
+        return PointerGetDatum(render(def, n, k, len, period));
+    }
+}
+
+TriggerData* trigger_data(FunctionCallInfo fcinfo, const char* fn, bool before)
+{
+    if (!CALLED_AS_TRIGGER(fcinfo))
+        ereport(ERROR, (errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+                        errmsg("%s() was not called by the trigger manager", fn)));
+    TriggerData* td = (TriggerData*) fcinfo->context;
+    if (!TRIGGER_FIRED_FOR_ROW(td->tg_event) || !TRIGGER_FIRED_BY_INSERT(td->tg_event) ||
+        (before ? !TRIGGER_FIRED_BEFORE(td->tg_event) : !TRIGGER_FIRED_AFTER(td->tg_event)))
+        ereport(ERROR, (errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+                        errmsg("%s() must be fired %s INSERT FOR EACH ROW", fn, before ? "BEFORE" : "AFTER")));
+    return td;
+}
+
+// The pg_trigger row of trigger oid (a copy), or NULL.
+HeapTuple trigger_row(Oid oid)
+{
+    Relation rel = table_open(TriggerRelationId, AccessShareLock);
+    ScanKeyData key;
+    ScanKeyInit(&key, Anum_pg_trigger_oid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(oid));
+    SysScanDesc scan = systable_beginscan(rel, TriggerOidIndexId, true, NULL, 1, &key);
+    HeapTuple tup = systable_getnext(scan);
+    HeapTuple copy = HeapTupleIsValid(tup) ? heap_copytuple(tup) : NULL;
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
+    return copy;
+}
+
+// The arguments of a pg_trigger row.
+List* trigger_args(HeapTuple tup)
+{
+    Form_pg_trigger form = (Form_pg_trigger) GETSTRUCT(tup);
+    List* args = NIL;
+    if (form->tgnargs == 0)
+        return args;
+    bool isnull;
+    Relation rel = table_open(TriggerRelationId, AccessShareLock);
+    Datum d = heap_getattr(tup, Anum_pg_trigger_tgargs, RelationGetDescr(rel), &isnull);
+    bytea* b = isnull ? nullptr : DatumGetByteaPCopy(d);
+    table_close(rel, AccessShareLock);
+    if (!b)
+        return args;
+    const char* p = VARDATA_ANY(b);
+    for (int i = 0; i < form->tgnargs; i++) {
+        args = lappend(args, makeString(pstrdup(p)));
+        p += strlen(p) + 1;
+    }
+    return args;
+}
+
+// Makes the companion of the user's trigger `user_trigger` (an idseq_counter_fill trigger
+// with 'commit'), unless it has one.
+void make_companion(Oid user_trigger)
+{
+    HeapTuple tup = trigger_row(user_trigger);
+    if (!tup)
+        return;
+    Form_pg_trigger form = (Form_pg_trigger) GETSTRUCT(tup);
+    Oid nsp = extension_schema_oid(false);
+    Oid fill = LookupFuncName(list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("idseq_counter_fill"))),
+                              0, nullptr, true);
+    Oid bind = LookupFuncName(list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("idseq_counter_bind"))),
+                              0, nullptr, true);
+    if (form->tgfoid != fill || form->tgnargs != 4 || OidIsValid(form->tgparentid))
+        return;
+    List* args = trigger_args(tup);
+    if (strcmp(strVal(llast(args)), "commit") != 0)
+        return;
+    CreateTrigStmt* stmt = makeNode(CreateTrigStmt);
+    stmt->replace = false;
+    stmt->isconstraint = true;
+    stmt->trigname = pstrdup("idseq_counter_bind");
+    stmt->relation = makeRangeVar(get_namespace_name(get_rel_namespace(form->tgrelid)), get_rel_name(form->tgrelid), -1);
+    stmt->funcname = list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("idseq_counter_bind")));
+    stmt->args = list_truncate(args, 3);
+    stmt->row = true;
+    stmt->timing = TRIGGER_TYPE_AFTER;
+    stmt->events = TRIGGER_TYPE_INSERT;
+    stmt->columns = NIL;
+    stmt->whenClause = NULL;
+    stmt->transitionRels = NIL;
+    stmt->deferrable = true;
+    stmt->initdeferred = true;
+    stmt->constrrel = NULL;
+    ObjectAddress made = CreateTrigger(stmt, NULL, form->tgrelid, InvalidOid, InvalidOid, InvalidOid, bind, InvalidOid,
+                                       NULL, true, false);
+    CommandCounterIncrement();
+    HeapTuple companion = trigger_row(made.objectId);
+    if (!companion)
+        elog(ERROR, "companion trigger %u was not created", made.objectId);
+    ObjectAddress constraint, owner;
+    ObjectAddressSet(constraint, ConstraintRelationId, ((Form_pg_trigger) GETSTRUCT(companion))->tgconstraint);
+    ObjectAddressSet(owner, TriggerRelationId, user_trigger);
+    recordDependencyOn(&constraint, &owner, DEPENDENCY_INTERNAL);
+    CommandCounterIncrement();
+}
+
+} // namespace
+
+extern "C" {
+
+// BEFORE INSERT FOR EACH ROW: (counter, key_column, target_column [, 'commit'])
+Datum idseq_counter_fill(PG_FUNCTION_ARGS)
+{
+    TriggerData* td = trigger_data(fcinfo, "idseq_counter_fill", true);
+    FillArgs a = fill_args(td, "idseq_counter_fill", false);
+    HeapTuple tup = td->tg_trigtuple;
+    TupleDesc desc = RelationGetDescr(td->tg_relation);
+    if (!heap_attisnull(tup, a.target_att, desc) || a.at_commit)
+        return PointerGetDatum(tup);
+    TupleTableSlot* slot = MakeSingleTupleTableSlot(desc, &TTSOpsHeapTuple);
+    ExecStoreHeapTuple(tup, slot, false);
+    slot->tts_tableOid = RelationGetRelid(td->tg_relation);
+    text* key = row_key(slot, desc, a, td->tg_trigger->tgname);
+    ExecDropSingleTupleTableSlot(slot);
+    Datum value = number_for(a, key);
+    bool isnull = false;
+    int col = a.target_att;
+    return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 1, &col, &value, &isnull));
+}
+
+// The deferred companion (AFTER INSERT FOR EACH ROW, at commit): binds the number of the row's
+// latest version, unless it was deleted or has a value.
+Datum idseq_counter_bind(PG_FUNCTION_ARGS)
+{
+    TriggerData* td = trigger_data(fcinfo, "idseq_counter_bind", false);
+    FillArgs a = fill_args(td, "idseq_counter_bind", true);
+    Relation rel = td->tg_relation;
+    TupleDesc desc = RelationGetDescr(rel);
+    Snapshot snap = RegisterSnapshot(GetLatestSnapshot());
+    ItemPointerData tid = td->tg_trigtuple->t_self;
+    TableScanDesc scan = table_beginscan_tid(rel, snap);
+    table_tuple_get_latest_tid(scan, &tid);
+    table_endscan(scan);
+    TupleTableSlot* slot = table_slot_create(rel, NULL);
+    bool bind = table_tuple_fetch_row_version(rel, &tid, snap, slot);
+    UnregisterSnapshot(snap);
+    if (bind) {
+        bool isnull;
+        (void) slot_getattr(slot, a.target_att, &isnull);
+        bind = isnull;
+    }
+    if (bind) {
+        text* key = row_key(slot, desc, a, td->tg_trigger->tgname);
+        Datum value = number_for(a, key);
+        Oid types[2] = {a.target_type, TIDOID};
+        Datum values[2] = {value, PointerGetDatum(&tid)};
+        InternalSqlSaved saved;
+        internal_sql_connect_as(rel->rd_rel->relowner, true, saved);
+        internal_sql_run(psprintf("UPDATE ONLY %s SET %s = $1 WHERE ctid OPERATOR(pg_catalog.=) $2",
+                                  quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
+                                                             RelationGetRelationName(rel)),
+                                  quote_identifier(NameStr(TupleDescAttr(desc, a.target_att - 1)->attname))),
+                         2, types, values, nullptr, false, SPI_OK_UPDATE);
+        internal_sql_finish_as(saved);
+    }
+    ExecDropSingleTupleTableSlot(slot);
+    return PointerGetDatum(NULL);
+}
+
+// ddl_command_end of CREATE TRIGGER: the companion of each new idseq_counter_fill trigger with
+// 'commit'.
+Datum idseq_counter_companions(PG_FUNCTION_ARGS)
+{
+    if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
+        ereport(ERROR, (errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+                        errmsg("idseq_counter_companions() was not called by the event trigger manager")));
+    internal_sql_connect();
+    uint64 n = internal_sql_run("SELECT objid FROM pg_catalog.pg_event_trigger_ddl_commands() "
+                                "WHERE classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_trigger'::pg_catalog.regclass",
+                                0, nullptr, nullptr, nullptr, true, SPI_OK_SELECT);
+    Oid* triggers = (Oid*) palloc0(sizeof(Oid) * (n + 1));
+    for (uint64 i = 0; i < n; i++) {
+        bool isnull;
+        triggers[i] = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+    }
+    internal_sql_finish();
+    for (uint64 i = 0; i < n; i++)
+        make_companion(triggers[i]);
+    PG_RETURN_VOID();
+}
+
+} // extern "C"

@@ -1,0 +1,1 @@
+../../62_counters.sql
