@@ -265,7 +265,7 @@ is(sqlstate($node, 'postgres', q{SELECT idseq_counter_next_text('orders', '1')},
 is(sqlstate($node, 'postgres', q{SELECT idseq_counter_block('orders', '1', 10)}, role => 'nobody'), '42501', 'no USAGE: no block');
 is(sqlstate($node, 'postgres', q{SELECT idseq_counter_set('orders', '1', 1000)}, role => 'clerk'), '42501', 'USAGE alone: no raising a key');
 is(sqlstate($node, 'postgres', q{SELECT idseq_counter_current('orders', '1')}, role => 'nobody'), '42501', 'no privilege: no reading the state');
-is(sqlstate($node, 'postgres', q{SELECT idseq_counter_current('orders', '1')}, role => 'clerk'), '00000', 'USAGE reads the current number, as currval');
+is(sqlstate($node, 'postgres', q{SELECT idseq_counter_current('orders', '1')}, role => 'clerk'), '42501', 'USAGE alone: no reading the state');
 is(sqlstate($node, 'postgres', q{SELECT count(*) FROM idseq_counter_gaps('orders', '1', 'shop.orders', 'no')}, role => 'clerk'),
    '42501', 'USAGE alone: no auditing');
 is(sqlstate($node, 'postgres', q{SELECT idseq_counter_current('orders', '1')}, role => 'auditor'), '00000', 'SELECT: reads the state');
