@@ -22,8 +22,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 my $keys = 200;
-my $primary = idseq_node('counters_primary', streaming => 1,
-    conf => "max_connections = 40\nsynchronous_standby_names = 'counters_standby'\n");
+my $primary = idseq_node('counters_primary', streaming => 1, conf => "max_connections = 40\n");
 $primary->safe_psql('postgres', q{
     SELECT idseq_create_counter('cf');
     SELECT idseq_create_counter('cg', gapless => true);
@@ -35,6 +34,8 @@ $primary->safe_psql('postgres', q{
         FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('cb', 'k', 'n', 'commit');
 });
 my $standby = standby_of($primary, 'counters_standby');
+$primary->append_conf('postgresql.conf', "synchronous_standby_names = 'counters_standby'\n");
+$primary->reload;
 ok($primary->poll_query_until('postgres',
     "SELECT count(*) = 1 FROM pg_stat_replication WHERE application_name = 'counters_standby' AND sync_state = 'sync'"),
     'the standby is synchronous');
