@@ -98,13 +98,17 @@ sub numbers_ok
 my ($bench, $out, $err) = pgbench_start($primary, clients => 8, time => 60, file => $script);
 ok($primary->poll_query_until('postgres', "SELECT count(*) >= 300 FROM got_gap WHERE k = 'hot'"),
     'step 1: the load runs');
+my $postmaster = $primary->{_pid};
 $primary->kill9;
 $bench->kill_kill;
 $bench->finish;
-# The backends notice the postmaster's death and exit; the server starts once they are gone.
+# The backends notice the postmaster's death and exit; the server starts once they are gone
+# (a start that finds the old shared memory still attached fails and is tried again).
+usleep(100_000) while kill 0, $postmaster;
 my $started = 0;
 for (1 .. 60) {
     last if ($started = $primary->start(fail_ok => 1));
+    $primary->{_pid} = undef;
     sleep 1;
 }
 ok($started, 'step 1: the server restarts after the SIGKILL');
