@@ -96,7 +96,7 @@ sub numbers_ok
 
 # 1. SIGKILL of the postmaster in the middle of the load.
 my ($bench, $out, $err) = pgbench_start($primary, clients => 8, time => 60, file => $script);
-ok($primary->poll_query_until('postgres', "SELECT count(*) >= 300 FROM got_gap WHERE k = 'hot'"),
+ok($primary->poll_query_until('postgres', "SELECT count(*) >= 600 FROM got_gap WHERE k = 'hot'"),
     'step 1: the load runs');
 my $postmaster = $primary->{_pid};
 $primary->kill9;
@@ -131,7 +131,7 @@ ok($primary->poll_query_until('postgres',
     'step 2: the standby is synchronous again');
 my $before = $primary->safe_psql('postgres', "SELECT count(*) FROM got_gap WHERE k = 'hot'");
 ($bench, $out, $err) = pgbench_start($primary, clients => 8, time => 60, file => $script);
-ok($primary->poll_query_until('postgres', "SELECT count(*) >= $before + 300 FROM got_gap WHERE k = 'hot'"),
+ok($primary->poll_query_until('postgres', "SELECT count(*) >= $before + 600 FROM got_gap WHERE k = 'hot'"),
     'step 2: the load runs');
 $primary->stop('immediate');
 $bench->kill_kill;
