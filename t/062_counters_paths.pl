@@ -319,6 +319,17 @@ $node->safe_psql('dbo_db', q{DROP SEQUENCE victim_counter});
 is(sqlstate($node, 'dbo_db', q{SELECT idseq_counter_next('victim', 'k')}), '42704', 'DROP SEQUENCE of the anchor: the counter is gone');
 is($node->safe_psql('dbo_db', q{SELECT count(*) FROM idseq_counter_state s WHERE s.counter::oid NOT IN (SELECT oid FROM pg_class)}),
    '0', 'and no state row is left behind');
+$node->safe_psql('dbo_db', q{
+    CREATE SCHEMA gone;
+    SET search_path = gone, public;
+    SELECT idseq_create_counter('gone_too');
+    SELECT idseq_counter_next('gone_too', 'k');
+    RESET search_path;
+    DROP SCHEMA gone CASCADE;
+});
+is(sqlstate($node, 'dbo_db', q{SELECT idseq_counter_next('gone_too', 'k')}), '42704', 'DROP SCHEMA ... CASCADE: the counter is gone');
+is($node->safe_psql('dbo_db', q{SELECT count(*) FROM idseq_counter_state s WHERE s.counter::oid NOT IN (SELECT oid FROM pg_class)}),
+   '0', 'and no state row of it is left behind');
 
 # ---- pg_upgrade to the same major ----
 my %before = map { $_ => $node->safe_psql($_, $state_sql) } qw(postgres restored);
