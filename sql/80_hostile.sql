@@ -686,6 +686,49 @@ SELECT count(*) AS bad_codes, count(idseq_try_from_public_id(c, 'hostile_k')) AS
                     repeat('1', 12), '11111111111 ']) c;
 SELECT pg_temp.key_state() = :'keys_before' AS keys_unchanged;
 SELECT idseq_drop_key('hostile_k');
+-- ===== counters per key (1.3) =====
+-- NULL names and keys are 22004; names, keys, periods, zones and formats out of shape 22023;
+-- unknown counters 42704; a code below 1 22003; nothing is taken or made.
+CREATE FUNCTION pg_temp.counter_state() RETURNS text LANGUAGE sql AS $$
+    SELECT (SELECT count(*) FROM idseq_counters) || ' counters, '
+           || (SELECT count(*) || ' keys, last ' || coalesce(sum(last), 0) FROM idseq_counter_keys) $$;
+SELECT idseq_create_counter('hostile_c', period => 'day', format => 'H-{code:base58}');
+SELECT idseq_counter_next('hostile_c', 'k') AS taken;
+SELECT pg_temp.counter_state() AS counters_before \gset
+SELECT * FROM pg_temp.hostile('counters',
+    $$SELECT idseq_create_counter(NULL)$$,
+    $$SELECT idseq_create_counter(repeat('c', 1000000))$$,
+    $$SELECT idseq_create_counter(E'hostile\n')$$,
+    $$SELECT idseq_create_counter('hostile_c')$$,
+    $$SELECT idseq_create_counter('hostile_new', false, repeat('y', 1000000))$$,
+    $$SELECT idseq_create_counter('hostile_new', false, 'year', repeat('z', 1000000))$$,
+    $$SELECT idseq_create_counter('hostile_new', false, 'year', '')$$,
+    $$SELECT idseq_create_counter('hostile_new', false, NULL, 'UTC', 9223372036854775807)$$,
+    $$SELECT idseq_create_counter('hostile_new', false, NULL, 'UTC', 1, repeat('{n}', 1000000))$$,
+    $$SELECT idseq_create_counter('hostile_new', false, NULL, 'UTC', 1, '{n:99}')$$,
+    $$SELECT idseq_create_counter('hostile_new', false, NULL, 'UTC', 1, '{code:base58:0}')$$,
+    $$SELECT idseq_drop_counter(NULL)$$,
+    $$SELECT idseq_drop_counter(repeat('c', 1000000))$$,
+    $$SELECT idseq_counter_next('hostile_c', NULL)$$,
+    $$SELECT idseq_counter_next('hostile_c', repeat('k', 1000000))$$,
+    $$SELECT idseq_counter_next(repeat('c', 1000000), 'k')$$,
+    $$SELECT idseq_counter_next('', 'k')$$,
+    $$SELECT idseq_counter_next_text(NULL, 'k')$$,
+    $$SELECT idseq_counter_block('hostile_c', 'k', -2147483648)$$,
+    $$SELECT idseq_counter_block('hostile_c', NULL, 1)$$,
+    $$SELECT idseq_counter_set('hostile_c', 'k', NULL)$$,
+    $$SELECT idseq_counter_current(NULL)$$,
+    $$SELECT idseq_counter_format('hostile_c', -9223372036854775808, 'k')$$,
+    $$SELECT idseq_counter_format('hostile_c', 1, NULL)$$,
+    $$SELECT idseq_counter_format('hostile_c', 1, 'k', 'infinity')$$,
+    $$SELECT idseq_counter_render('hostile_c', 1, 'k', 12345)$$,
+    $$SELECT idseq_counter_render(NULL, 1, 'k', 20260101)$$,
+    $$SELECT * FROM idseq_counter_gaps(NULL, 'k', 'pg_class', 'relname')$$,
+    $$SELECT * FROM idseq_counter_gaps('hostile_c', 'k', 'pg_class', 'relname', repeat('2', 1000000))$$,
+    $$SELECT * FROM idseq_counter_gaps('hostile_c', 'k', 'pg_class', 'nosuch', NULL)$$,
+    $$SELECT idseq_counter_fill()$$);
+SELECT pg_temp.counter_state() = :'counters_before' AS counters_unchanged;
+SELECT idseq_drop_counter('hostile_c');
 -- ===== the catalogue =====
 -- Every case ended in an error (none slipped through), none of them XX000.
 SELECT count(*) AS cases, count(DISTINCT area) AS areas,

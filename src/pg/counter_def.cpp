@@ -257,8 +257,10 @@ const CounterDef& find_counter(text* name_text, AclMode mode, LOCKMODE lockmode)
     memcpy(name, VARDATA_ANY(name_text), len);
     bool found;
     CounterDef* def = (CounterDef*) hash_search(cache, name, HASH_ENTER, &found);
-    if (!found)
+    if (!found) {
         def->valid = false;
+        def->format = nullptr;
+    }
     for (int attempt = 0;; attempt++) {
         if (!def->valid) {
             CounterDef fresh;

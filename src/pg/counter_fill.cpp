@@ -28,7 +28,9 @@ extern "C" {
 #include "access/tableam.h"
 #include "catalog/dependency.h"
 #include "catalog/indexing.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_constraint.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
 #include "commands/event_trigger.h"
@@ -190,31 +192,44 @@ List* trigger_args(HeapTuple tup)
     return args;
 }
 
-// Makes the companion of the user's trigger `user_trigger` (an idseq_counter_fill trigger
-// with 'commit'), unless it has one.
-void make_companion(Oid user_trigger)
+struct Functions {
+    Oid fill;
+    Oid bind;
+};
+
+Functions functions()
 {
-    HeapTuple tup = trigger_row(user_trigger);
-    if (!tup)
-        return;
-    Form_pg_trigger form = (Form_pg_trigger) GETSTRUCT(tup);
     Oid nsp = extension_schema_oid(false);
-    Oid fill = LookupFuncName(list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("idseq_counter_fill"))),
-                              0, nullptr, true);
-    Oid bind = LookupFuncName(list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("idseq_counter_bind"))),
-                              0, nullptr, true);
-    if (form->tgfoid != fill || form->tgnargs != 4 || OidIsValid(form->tgparentid))
-        return;
-    List* args = trigger_args(tup);
-    if (strcmp(strVal(llast(args)), "commit") != 0)
-        return;
+    Functions f;
+    f.fill = LookupFuncName(list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("idseq_counter_fill"))),
+                            0, nullptr, true);
+    f.bind = LookupFuncName(list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("idseq_counter_bind"))),
+                            0, nullptr, true);
+    return f;
+}
+
+// Whether two argument lists agree on their first three (counter, key column, target column).
+bool same_target(List* a, List* b)
+{
+    if (list_length(a) < 3 || list_length(b) < 3)
+        return false;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(strVal(list_nth(a, i)), strVal(list_nth(b, i))) != 0)
+            return false;
+    return true;
+}
+
+// Makes a companion for the idseq_counter_fill trigger with 'commit' `user_trigger` (args)
+// of table relid.
+void make_companion(Oid relid, Oid user_trigger, List* args, Oid bind)
+{
     CreateTrigStmt* stmt = makeNode(CreateTrigStmt);
     stmt->replace = false;
     stmt->isconstraint = true;
     stmt->trigname = pstrdup("idseq_counter_bind");
-    stmt->relation = makeRangeVar(get_namespace_name(get_rel_namespace(form->tgrelid)), get_rel_name(form->tgrelid), -1);
-    stmt->funcname = list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("idseq_counter_bind")));
-    stmt->args = list_truncate(args, 3);
+    stmt->relation = makeRangeVar(get_namespace_name(get_rel_namespace(relid)), get_rel_name(relid), -1);
+    stmt->funcname = list_make2(makeString(get_namespace_name(get_func_namespace(bind))), makeString(pstrdup("idseq_counter_bind")));
+    stmt->args = list_truncate(list_copy(args), 3);
     stmt->row = true;
     stmt->timing = TRIGGER_TYPE_AFTER;
     stmt->events = TRIGGER_TYPE_INSERT;
@@ -224,8 +239,8 @@ void make_companion(Oid user_trigger)
     stmt->deferrable = true;
     stmt->initdeferred = true;
     stmt->constrrel = NULL;
-    ObjectAddress made = CreateTrigger(stmt, NULL, form->tgrelid, InvalidOid, InvalidOid, InvalidOid, bind, InvalidOid,
-                                       NULL, true, false);
+    ObjectAddress made = CreateTrigger(stmt, NULL, relid, InvalidOid, InvalidOid, InvalidOid, bind, InvalidOid, NULL,
+                                       true, false);
     CommandCounterIncrement();
     HeapTuple companion = trigger_row(made.objectId);
     if (!companion)
@@ -235,6 +250,91 @@ void make_companion(Oid user_trigger)
     ObjectAddressSet(owner, TriggerRelationId, user_trigger);
     recordDependencyOn(&constraint, &owner, DEPENDENCY_INTERNAL);
     CommandCounterIncrement();
+}
+
+// Gives every idseq_counter_fill trigger with 'commit' of a table (a leaf: triggers of a
+// partitioned table fire on its partitions, through their clones) a companion, unless it
+// has one.
+void ensure_companions_of(Oid relid, const Functions& f)
+{
+    struct Found {
+        Oid oid;
+        List* args;
+        bool fill;
+    };
+    List* found = NIL;
+    Relation rel = table_open(TriggerRelationId, AccessShareLock);
+    ScanKeyData key;
+    ScanKeyInit(&key, Anum_pg_trigger_tgrelid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relid));
+    SysScanDesc scan = systable_beginscan(rel, TriggerRelidNameIndexId, true, NULL, 1, &key);
+    HeapTuple tup;
+    while (HeapTupleIsValid(tup = systable_getnext(scan))) {
+        Form_pg_trigger form = (Form_pg_trigger) GETSTRUCT(tup);
+        const bool fill = form->tgfoid == f.fill && form->tgnargs == 4;
+        if (!fill && form->tgfoid != f.bind)
+            continue;
+        Found* one = (Found*) palloc(sizeof(Found));
+        one->oid = form->oid;
+        one->fill = fill;
+        one->args = trigger_args(tup);
+        if (fill && strcmp(strVal(llast(one->args)), "commit") != 0)
+            continue;
+        found = lappend(found, one);
+    }
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
+    ListCell* lc;
+    foreach (lc, found) {
+        Found* u = (Found*) lfirst(lc);
+        if (!u->fill)
+            continue;
+        bool has = false;
+        ListCell* lc2;
+        foreach (lc2, found) {
+            Found* c = (Found*) lfirst(lc2);
+            has = has || (!c->fill && same_target(c->args, u->args));
+        }
+        if (!has)
+            make_companion(relid, u->oid, u->args, f.bind);
+    }
+}
+
+void ensure_companions(Oid relid, const Functions& f)
+{
+    const char kind = get_rel_relkind(relid);
+    if (kind == RELKIND_RELATION) {
+        ensure_companions_of(relid, f);
+        return;
+    }
+    if (kind != RELKIND_PARTITIONED_TABLE)
+        return;
+    List* all = find_all_inheritors(relid, NoLock, NULL);
+    ListCell* lc;
+    foreach (lc, all)
+        if (get_rel_relkind(lfirst_oid(lc)) == RELKIND_RELATION)
+            ensure_companions_of(lfirst_oid(lc), f);
+}
+
+// The companion of fill trigger td->tg_trigger on its table: a bind trigger with the same
+// counter, key column and target column (relcache data, no catalog scan).
+void check_companion(TriggerData* td, const FillArgs& a)
+{
+    static Oid bind = InvalidOid;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        TriggerDesc* desc = td->tg_relation->trigdesc;
+        for (int i = 0; desc && i < desc->numtriggers; i++) {
+            Trigger* t = &desc->triggers[i];
+            if (t->tgfoid == bind && t->tgnargs == 3 && strcmp(t->tgargs[0], a.counter) == 0 &&
+                strcmp(t->tgargs[1], td->tg_trigger->tgargs[1]) == 0 && strcmp(t->tgargs[2], td->tg_trigger->tgargs[2]) == 0)
+                return;
+        }
+        bind = functions().bind;
+    }
+    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                    errmsg("trigger \"%s\" on \"%s\" has no companion to bind its numbers at commit", td->tg_trigger->tgname,
+                           RelationGetRelationName(td->tg_relation)),
+                    errdetail("The event trigger idseq_counter_companions makes it when the trigger is created."),
+                    errhint("Create the trigger again with event triggers enabled.")));
 }
 
 } // namespace
@@ -248,7 +348,16 @@ Datum idseq_counter_fill(PG_FUNCTION_ARGS)
     FillArgs a = fill_args(td, "idseq_counter_fill", false);
     HeapTuple tup = td->tg_trigtuple;
     TupleDesc desc = RelationGetDescr(td->tg_relation);
-    if (!heap_attisnull(tup, a.target_att, desc) || a.at_commit)
+    if (a.at_commit) {
+        // once per statement: the companion that binds the number at commit must exist, or
+        // the column would stay NULL
+        if (!fcinfo->flinfo->fn_extra) {
+            check_companion(td, a);
+            fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, 1);
+        }
+        return PointerGetDatum(tup);
+    }
+    if (!heap_attisnull(tup, a.target_att, desc))
         return PointerGetDatum(tup);
     TupleTableSlot* slot = MakeSingleTupleTableSlot(desc, &TTSOpsHeapTuple);
     ExecStoreHeapTuple(tup, slot, false);
@@ -269,14 +378,16 @@ Datum idseq_counter_bind(PG_FUNCTION_ARGS)
     FillArgs a = fill_args(td, "idseq_counter_bind", true);
     Relation rel = td->tg_relation;
     TupleDesc desc = RelationGetDescr(rel);
-    Snapshot snap = RegisterSnapshot(GetLatestSnapshot());
+    // This transaction's own changes, of the current command too (at the commit of a single
+    // statement no command boundary follows its INSERT), and committed ones: only this
+    // transaction can have changed a row it has not committed.
+    Snapshot snap = SnapshotSelf;
     ItemPointerData tid = td->tg_trigtuple->t_self;
     TableScanDesc scan = table_beginscan_tid(rel, snap);
     table_tuple_get_latest_tid(scan, &tid);
     table_endscan(scan);
     TupleTableSlot* slot = table_slot_create(rel, NULL);
     bool bind = table_tuple_fetch_row_version(rel, &tid, snap, slot);
-    UnregisterSnapshot(snap);
     if (bind) {
         bool isnull;
         (void) slot_getattr(slot, a.target_att, &isnull);
@@ -307,18 +418,27 @@ Datum idseq_counter_companions(PG_FUNCTION_ARGS)
     if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
         ereport(ERROR, (errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
                         errmsg("idseq_counter_companions() was not called by the event trigger manager")));
+    // the tables of the commands: a trigger's table, or the table created or altered (a new
+    // partition gets clones of its parent's triggers; ATTACH PARTITION too)
     internal_sql_connect();
-    uint64 n = internal_sql_run("SELECT objid FROM pg_catalog.pg_event_trigger_ddl_commands() "
-                                "WHERE classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_trigger'::pg_catalog.regclass",
-                                0, nullptr, nullptr, nullptr, true, SPI_OK_SELECT);
-    Oid* triggers = (Oid*) palloc0(sizeof(Oid) * (n + 1));
+    uint64 n = internal_sql_run("SELECT CASE WHEN classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_trigger'::pg_catalog.regclass "
+                                "THEN (SELECT t.tgrelid FROM pg_catalog.pg_trigger t WHERE t.oid OPERATOR(pg_catalog.=) objid) "
+                                "ELSE objid END FROM pg_catalog.pg_event_trigger_ddl_commands() "
+                                "WHERE classid OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.pg_trigger'::pg_catalog.regclass, "
+                                "'pg_catalog.pg_class'::pg_catalog.regclass]) AND objsubid OPERATOR(pg_catalog.=) 0",
+                                // not read-only: a new snapshot that sees the trigger just made
+                                0, nullptr, nullptr, nullptr, false, SPI_OK_SELECT);
+    Oid* rels = (Oid*) palloc0(sizeof(Oid) * (n + 1));
     for (uint64 i = 0; i < n; i++) {
         bool isnull;
-        triggers[i] = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+        Datum d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+        rels[i] = isnull ? InvalidOid : DatumGetObjectId(d);
     }
     internal_sql_finish();
+    Functions f = functions();
     for (uint64 i = 0; i < n; i++)
-        make_companion(triggers[i]);
+        if (OidIsValid(rels[i]) && SearchSysCacheExists1(RELOID, ObjectIdGetDatum(rels[i])))
+            ensure_companions(rels[i], f);
     PG_RETURN_VOID();
 }
 

@@ -4,7 +4,7 @@
 // Fast counters (gaps allowed) work like nextval: never undone, never waiting for another
 // transaction. A key's row is found with an index probe and updated IN PLACE under its heap
 // buffer's exclusive lock, as sequence.c updates a sequence's tuple; every change is
-// WAL-logged with generic WAL (access/generic_xlog.h), whose redo applies the changed bytes,
+// WAL-logged as a generic WAL record (see write_logged), whose redo applies the changed bytes,
 // so the page on disk, after a crash and on a standby always equals the WAL (no change is
 // ever left unlogged, unlike nextval's log-ahead). The transaction gets an xid first, so that
 // its commit flushes the record (and waits for synchronous standbys) before a client can act
@@ -17,9 +17,10 @@
 // Gap-free counters are transactional: an MVCC UPDATE of the row (which waits for the
 // transaction holding the row and re-reads it after, as any UPDATE does), through internal
 // SQL run as the table's owner. A new key's row is inserted under a lock of (counter, key,
-// period) held until the transaction ends; a caller that then finds a row committed after
-// its snapshot, under REPEATABLE READ or SERIALIZABLE, fails with 40001 as a concurrent
-// UPDATE would.
+// period) held for the check and the insert only; a caller that finds a row another
+// transaction is inserting waits for that transaction, as a unique index's check does, and
+// one that finds a row committed after its snapshot, under REPEATABLE READ or SERIALIZABLE,
+// fails with 40001 as a concurrent UPDATE would.
 #include "counter_internal.h"
 
 #include "boundary.h"
@@ -28,11 +29,13 @@
 #include "registry.h"
 
 extern "C" {
-#include "access/generic_xlog.h"
+#include "access/rmgr.h"
+#include "access/xloginsert.h"
 #include "access/genam.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/table.h"
+#include "access/transam.h"
 #include "access/xlog.h"
 #include "catalog/index.h"
 #include "catalog/pg_am.h"
@@ -111,7 +114,10 @@ void ensure_state()
 }
 
 // The row of (counter, key, period) as snap sees it: its TID and last number.
-bool find_row(Relation heap, Oid counter, text* key, int32 period, Snapshot snap, ItemPointer tid, int64* last)
+// With a dirty snapshot, *inserter is the transaction still inserting the row found (or
+// InvalidTransactionId).
+bool find_row(Relation heap, Oid counter, text* key, int32 period, Snapshot snap, ItemPointer tid, int64* last,
+              TransactionId* inserter = nullptr)
 {
     ScanKeyData sk[2];
     ScanKeyInit(&sk[0], kCounter, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(counter));
@@ -128,6 +134,8 @@ bool find_row(Relation heap, Oid counter, text* key, int32 period, Snapshot snap
             continue;
         *tid = tup->t_self;
         *last = DatumGetInt64(heap_getattr(tup, kLast, desc, &isnull));
+        if (inserter)
+            *inserter = snap->snapshot_type == SNAPSHOT_DIRTY ? snap->xmin : InvalidTransactionId;
         found = true;
     }
     systable_endscan(scan);
@@ -165,6 +173,40 @@ bool next_last(int64 last, Op op, int64 arg, int64& out)
     return !pg_add_s64_overflow(last, arg, &out);
 }
 
+// Writes value over the 8 bytes at offset of buf's page (locked exclusively) and logs the
+// change as a generic WAL record (RM_GENERIC_ID, replayed by generic_redo) of one fragment,
+// in the delta format of generic_xlog.c (the same from 9.6 to 18): the fragment's offset and
+// length (two OffsetNumbers), then its bytes. GenericXLogFinish would find that fragment by
+// copying the page and comparing it byte by byte with the original, which was half of the
+// cost of a number (measured with perf); the record, its redo and its full-page images are
+// the same. Returns the record's end, or InvalidXLogRecPtr for a relation without WAL.
+XLogRecPtr write_logged(Relation rel, Buffer buf, uint16 offset, int64 value)
+{
+    struct {
+        OffsetNumber offset;
+        OffsetNumber length;
+        char data[sizeof(int64)];
+    } fragment;
+    static_assert(sizeof fragment == 2 * sizeof(OffsetNumber) + sizeof(int64), "a fragment is unpadded");
+    fragment.offset = offset;
+    fragment.length = sizeof(int64);
+    memcpy(fragment.data, &value, sizeof value);
+    Page page = BufferGetPage(buf);
+    XLogRecPtr lsn = InvalidXLogRecPtr;
+    START_CRIT_SECTION();
+    memcpy((char*) page + offset, &value, sizeof value);
+    MarkBufferDirty(buf);
+    if (RelationNeedsWAL(rel)) {
+        XLogBeginInsert();
+        XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
+        XLogRegisterBufData(0, (char*) &fragment, sizeof fragment);
+        lsn = XLogInsert(RM_GENERIC_ID, 0);
+        PageSetLSN(page, lsn);
+    }
+    END_CRIT_SECTION();
+    return lsn;
+}
+
 enum class InPlace { Done, Moved, Overflow };
 
 // Applies op to the row at tid in place (fast counters). Moved: the TID no longer holds the
@@ -200,11 +242,7 @@ InPlace update_in_place(Relation heap, Oid counter, ItemPointer tid, Op op, int6
     }
     result = out;
     if (out != last) {
-        GenericXLogState* gx = GenericXLogStart(heap);
-        Page copy = GenericXLogRegisterBuffer(gx, buf, 0);
-        HeapTupleHeader t = (HeapTupleHeader) PageGetItem(copy, PageGetItemId(copy, off));
-        memcpy((char*) t + t->t_hoff, &out, sizeof out);
-        XLogRecPtr lsn = GenericXLogFinish(gx);
+        XLogRecPtr lsn = write_logged(heap, buf, (uint16) ((char*) htup.t_data + htup.t_data->t_hoff - (char*) page), out);
         UnlockReleaseBuffer(buf);
         if (flush && lsn != InvalidXLogRecPtr)
             XLogFlush(lsn);
@@ -281,12 +319,7 @@ SPIPlanPtr plan_add, plan_at_least, plan_insert;
 SPIPlanPtr prepare(const char* sql)
 {
     Oid types[4] = {REGCLASSOID, TEXTOID, INT4OID, INT8OID};
-    SPIPlanPtr p = SPI_prepare(sql, 4, types);
-    if (!p)
-        elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-    if (SPI_keepplan(p) != 0)
-        elog(ERROR, "SPI_keepplan failed");
-    return p;
+    return internal_sql_keep_plan(sql, 4, types);
 }
 
 void ensure_plans()
@@ -308,9 +341,7 @@ uint64 run_plan(SPIPlanPtr plan, const CounterDef& def, text* key, int32 period,
 {
     Datum values[4] = {ObjectIdGetDatum(def.anchor), PointerGetDatum(key), Int32GetDatum(period), Int64GetDatum(arg)};
     char nulls[4] = {' ', ' ', def.period == Period::None ? 'n' : ' ', ' '};
-    int rc = SPI_execute_plan(plan, values, nulls, false, 0);
-    if (rc < 0)
-        elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
+    internal_sql_run_plan(plan, values, nulls, false);
     if (SPI_processed == 1 && SPI_tuptable && last) {
         bool isnull;
         *last = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
@@ -325,32 +356,53 @@ int64 apply_gapless(const CounterDef& def, text* key, int32 period, Op op, int64
     ensure_plans();
     SPIPlanPtr update = op == Op::Add ? plan_add : plan_at_least;
     int64 result = 0;
-    if (run_plan(update, def, key, period, arg, &result) == 0) {
+    for (int attempt = 0;; attempt++) {
+        if (run_plan(update, def, key, period, arg, &result) == 1)
+            break;
+        if (attempt > 1000)
+            elog(ERROR, "could not update key \"%s\" of counter \"%s\"",
+                 shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name);
+        // No row this statement can see: make it, unless another transaction made one. As a
+        // unique index's check: a row another transaction is inserting is waited for (and
+        // looked for again after), so the lock of the key is held for the check and the
+        // insert only, never to the end of the transaction (a statement may make 10^6 keys).
         LOCKTAG tag = key_lock(def.anchor, key, period);
-        (void) LockAcquire(&tag, ExclusiveLock, false, false); // held until the transaction ends
+        (void) LockAcquire(&tag, ExclusiveLock, false, false);
         Relation heap = table_open(state.rel, AccessShareLock);
+        SnapshotData dirty;
+        InitDirtySnapshot(dirty);
         ItemPointerData tid;
         int64 last;
-        const bool exists = find_row(heap, def.anchor, key, period, SnapshotSelf, &tid, &last);
-        table_close(heap, AccessShareLock);
-        if (exists) {
-            if (IsolationUsesXactSnapshot())
-                ereport(ERROR, (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-                                errmsg("could not serialize access to key \"%s\" of counter \"%s\"",
-                                       shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name),
-                                errdetail("Another transaction made the key's row after this transaction's snapshot."),
-                                errhint("Retry the transaction.")));
-            if (run_plan(update, def, key, period, arg, &result) != 1)
-                elog(ERROR, "could not update key \"%s\" of counter \"%s\"",
-                     shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name);
-        } else {
+        TransactionId inserter = InvalidTransactionId;
+        const bool exists = find_row(heap, def.anchor, key, period, &dirty, &tid, &last, &inserter);
+        if (!exists) {
             int64 first;
-            if (!next_last(def.start - 1, op, arg, first))
+            if (!next_last(def.start - 1, op, arg, first)) {
+                LockRelease(&tag, ExclusiveLock, false);
                 fail_overflow(def, key);
+            }
             if (first != def.start - 1)
                 run_plan(plan_insert, def, key, period, first, nullptr);
+            table_close(heap, AccessShareLock);
+            LockRelease(&tag, ExclusiveLock, false);
             result = first;
+            break;
         }
+        LockRelease(&tag, ExclusiveLock, false);
+        if (TransactionIdIsValid(inserter)) {
+            XactLockTableWait(inserter, heap, &tid, XLTW_InsertIndex);
+            table_close(heap, AccessShareLock);
+            continue;
+        }
+        table_close(heap, AccessShareLock);
+        // committed after this transaction's snapshot: under READ COMMITTED the next UPDATE
+        // (a new snapshot) sees it
+        if (IsolationUsesXactSnapshot())
+            ereport(ERROR, (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+                            errmsg("could not serialize access to key \"%s\" of counter \"%s\"",
+                                   shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name),
+                            errdetail("Another transaction made the key's row after this transaction's snapshot."),
+                            errhint("Retry the transaction.")));
     }
     internal_sql_finish_as(saved);
     return result;
@@ -365,14 +417,66 @@ int64 apply(const CounterDef& def, const char* key, size_t key_len, int32 period
     return def.gapless ? apply_gapless(def, k, period, op, arg) : apply_fast(def, k, period, op, arg, flush);
 }
 
+namespace {
+
+// Whether a transaction id is committed (frozen and hinted ones without a look at the commit
+// log). The current transaction's own is not, until it commits.
+bool xmin_committed(HeapTupleHeader t)
+{
+    return HeapTupleHeaderXminFrozen(t) || HeapTupleHeaderXminCommitted(t) ||
+           (!HeapTupleHeaderXminInvalid(t) && TransactionIdDidCommit(HeapTupleHeaderGetRawXmin(t)));
+}
+
+bool replaced_by_committed(HeapTupleHeader t)
+{
+    if (t->t_infomask & HEAP_XMAX_INVALID || HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+        return false;
+    if (t->t_infomask & HEAP_XMAX_COMMITTED)
+        return true;
+    return TransactionIdDidCommit(HeapTupleHeaderGetUpdateXid(t));
+}
+
+// The committed version of a gap-free key's row: the one whose insert committed and whose
+// update did not (every version, through SnapshotAny; the current transaction's own update
+// is not committed yet, so its caller reads the number before it).
+bool find_committed(Relation heap, Oid counter, text* key, int32 period, int64* last)
+{
+    ScanKeyData sk[2];
+    ScanKeyInit(&sk[0], kCounter, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(counter));
+    ScanKeyEntryInitialize(&sk[1], 0, kKey, BTEqualStrategyNumber, InvalidOid, C_COLLATION_OID, F_TEXTEQ,
+                           PointerGetDatum(key));
+    SysScanDesc scan = systable_beginscan(heap, state.index, true, SnapshotAny, 2, sk);
+    TupleDesc desc = RelationGetDescr(heap);
+    bool found = false;
+    HeapTuple tup;
+    while (!found && HeapTupleIsValid(tup = systable_getnext(scan))) {
+        bool isnull;
+        Datum p = heap_getattr(tup, kPeriod, desc, &isnull);
+        if ((isnull ? 0 : DatumGetInt32(p)) != period || !xmin_committed(tup->t_data) ||
+            replaced_by_committed(tup->t_data))
+            continue;
+        *last = DatumGetInt64(heap_getattr(tup, kLast, desc, &isnull));
+        found = true;
+    }
+    systable_endscan(scan);
+    return found;
+}
+
+} // namespace
+
 bool current(const CounterDef& def, const char* key, size_t key_len, int32 period, int64& last)
 {
     ensure_state();
     text* k = cstring_to_text_with_len(key, (int) key_len);
     Relation heap = table_open(state.rel, AccessShareLock);
+    if (def.gapless) {
+        bool found = find_committed(heap, def.anchor, k, period, &last);
+        table_close(heap, AccessShareLock);
+        return found;
+    }
     ItemPointerData tid;
     bool found = find_row(heap, def.anchor, k, period, GetLatestSnapshot(), &tid, &last);
-    if (found && !def.gapless) {
+    if (found) {
         // a fast row changes in place: read it under the buffer lock its writers take
         Buffer buf = ReadBuffer(heap, ItemPointerGetBlockNumber(&tid));
         LockBuffer(buf, BUFFER_LOCK_SHARE);

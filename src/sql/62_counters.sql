@@ -13,7 +13,9 @@
 -- the restored sequences' new oids. Nobody but the extension's owner writes them through
 -- SQL: the rows of fast counters are updated in place (like a sequence's tuple), and an MVCC
 -- UPDATE of such a row would lose numbers. The database's owner may SELECT them (pg_dump)
--- and INSERT rows (pg_restore --no-owner), as for idseq's other registries.
+-- and INSERT rows (pg_restore --no-owner), as for idseq's other registries: it can then make
+-- a key repeat numbers (a second row of a key), as it can already run anything in its database
+-- through its search_path; no other role reads or writes them.
 CREATE TABLE @extschema@.idseq_counter_def (
     name text COLLATE "C" PRIMARY KEY,
     anchor pg_catalog.regclass NOT NULL UNIQUE,
@@ -107,7 +109,8 @@ CREATE FUNCTION @extschema@.idseq_counter_companions() RETURNS event_trigger
     AS 'MODULE_PATHNAME', 'idseq_counter_companions' LANGUAGE C;
 COMMENT ON FUNCTION @extschema@.idseq_counter_companions() IS
     'internal: makes the deferred companion of each new idseq_counter_fill trigger with ''commit''';
-CREATE EVENT TRIGGER idseq_counter_companions ON ddl_command_end WHEN TAG IN ('CREATE TRIGGER')
+CREATE EVENT TRIGGER idseq_counter_companions ON ddl_command_end
+    WHEN TAG IN ('CREATE TRIGGER', 'CREATE TABLE', 'ALTER TABLE')
     EXECUTE FUNCTION @extschema@.idseq_counter_companions();
 ALTER EVENT TRIGGER idseq_counter_companions ENABLE ALWAYS;
 COMMENT ON EVENT TRIGGER idseq_counter_companions IS
@@ -117,15 +120,17 @@ COMMENT ON EVENT TRIGGER idseq_counter_companions IS
 -- with it. SECURITY DEFINER: the role dropping the sequence may not delete rows of the tables.
 CREATE FUNCTION @extschema@.idseq_counters_forget() RETURNS event_trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    seq pg_catalog.oid;
 BEGIN
-    DELETE FROM @extschema@.idseq_counter_state s
-     USING pg_catalog.pg_event_trigger_dropped_objects() o
-     WHERE o.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
-       AND o.objid OPERATOR(pg_catalog.=) s.counter::pg_catalog.oid;
-    DELETE FROM @extschema@.idseq_counter_def d
-     USING pg_catalog.pg_event_trigger_dropped_objects() o
-     WHERE o.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
-       AND o.objid OPERATOR(pg_catalog.=) d.anchor::pg_catalog.oid;
+    -- one dropped sequence at a time, through the index on (counter, key): a DROP of anything
+    -- else costs no scan of the keys
+    FOR seq IN SELECT o.objid FROM pg_catalog.pg_event_trigger_dropped_objects() o
+                WHERE o.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+                  AND o.object_type OPERATOR(pg_catalog.=) 'sequence' LOOP
+        DELETE FROM @extschema@.idseq_counter_state s WHERE s.counter OPERATOR(pg_catalog.=) seq::pg_catalog.regclass;
+        DELETE FROM @extschema@.idseq_counter_def d WHERE d.anchor OPERATOR(pg_catalog.=) seq::pg_catalog.regclass;
+    END LOOP;
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.idseq_counters_forget() FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.idseq_counters_forget() IS
@@ -185,13 +190,14 @@ DECLARE
     typ pg_catalog.regtype;
     key_col text;
     key_filter text := '';
+    shown_name text := CASE WHEN pg_catalog.length(name) > 64 THEN pg_catalog.left(name, 61) || '...' ELSE name END;
 BEGIN
     IF name IS NULL OR key IS NULL OR tbl IS NULL OR col IS NULL THEN
         RAISE EXCEPTION 'counter name, key, table and column must not be null' USING ERRCODE = 'null_value_not_allowed';
     END IF;
     SELECT c.* INTO def FROM @extschema@.idseq_counters c WHERE c.name OPERATOR(pg_catalog.=) idseq_counter_gaps.name;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'counter "%" does not exist', name USING ERRCODE = 'undefined_object',
+        RAISE EXCEPTION 'counter "%" does not exist', shown_name USING ERRCODE = 'undefined_object',
             HINT = 'The view idseq_counters lists the counters of this database.';
     END IF;
     IF NOT pg_catalog.has_sequence_privilege(def.anchor::pg_catalog.oid, 'SELECT') THEN
@@ -214,7 +220,8 @@ BEGIN
     IF NOT FOUND THEN
         IF def.period IS NOT NULL AND NOT want OPERATOR(pg_catalog.~) (CASE def.period
                 WHEN 'year' THEN '^[0-9]{4}$' WHEN 'month' THEN '^[0-9]{4}-[0-9]{2}$' ELSE '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' END) THEN
-            RAISE EXCEPTION 'invalid period "%" of counter "%"', want, name USING ERRCODE = 'invalid_parameter_value',
+            RAISE EXCEPTION 'invalid period "%" of counter "%"',
+                CASE WHEN pg_catalog.length(want) > 64 THEN pg_catalog.left(want, 61) || '...' ELSE want END, name USING ERRCODE = 'invalid_parameter_value',
                 HINT = CASE def.period WHEN 'year' THEN 'A period of a yearly counter is written 2026.'
                                        WHEN 'month' THEN 'A period of a monthly counter is written 2026-11.'
                                        ELSE 'A period of a daily counter is written 2026-11-28.' END;

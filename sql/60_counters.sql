@@ -1,0 +1,327 @@
+-- Counters per key (1.3): idseq_create_counter, idseq_drop_counter, idseq_counter_next,
+-- _next_text, _format, _block, _current, _set, _fill (and binding at commit), _gaps, the views
+-- idseq_counters and idseq_counter_keys; errors with their SQLSTATEs; privileges with real
+-- roles. (Concurrency: the isolation specs; crashes, standbys, dump and upgrade: TAP.)
+\pset null '(null)'
+\x off
+SET client_min_messages = warning;
+CREATE ROLE regress_counter_owner;
+CREATE ROLE regress_counter_user;
+CREATE ROLE regress_counter_other;
+RESET client_min_messages;
+CREATE SCHEMA regress_counters AUTHORIZATION regress_counter_owner;
+GRANT USAGE ON SCHEMA regress_counters TO regress_counter_user, regress_counter_other;
+SET search_path = regress_counters, public;
+
+-- ===== a fast counter: numbers per key, never undone =====
+-- a counter named like a table of the same schema works beside it
+CREATE TABLE regress_counters.orders (id int);
+SELECT idseq_create_counter('orders');
+SELECT relname, relkind, relnamespace::regnamespace FROM pg_class WHERE oid = 'regress_counters.orders_counter'::regclass;
+SELECT idseq_counter_next('orders', 't1') AS t1_a, idseq_counter_next('orders', 't1') AS t1_b,
+       idseq_counter_next('orders', 't2') AS t2_a, idseq_counter_next('orders') AS empty_key;
+BEGIN;
+SELECT idseq_counter_next('orders', 't1') AS in_rolled_back;
+ROLLBACK;
+SELECT idseq_counter_next('orders', 't1') AS after_rollback;
+-- a key first used in a transaction that rolls back keeps its number too
+BEGIN;
+SELECT idseq_counter_next('orders', 'fresh') AS fresh_rolled_back;
+ROLLBACK;
+SELECT idseq_counter_next('orders', 'fresh') AS fresh_after;
+SELECT idseq_counter_current('orders', 't1') AS t1, idseq_counter_current('orders', 'never') AS never;
+-- blocks: disjoint from every other number of the key, the change flushed
+SELECT idseq_counter_block('orders', 't1', 10) AS block;
+SELECT idseq_counter_next('orders', 't1') AS after_block;
+SELECT idseq_counter_block('orders', 'new_block_key', 3) AS new_key_block;
+-- set: raises, never lowers
+SELECT idseq_counter_set('orders', 't1', 100) AS raised, idseq_counter_set('orders', 't1', 5) AS not_lowered,
+       idseq_counter_next('orders', 't1') AS next;
+SELECT idseq_counter_set('orders', 'moved_in', 41) AS moved_in, idseq_counter_next('orders', 'moved_in') AS next;
+SELECT idseq_counter_set('orders', 'below_start', 0) AS below_start,
+       idseq_counter_current('orders', 'below_start') AS no_row;
+-- moving existing numbering in, one statement
+CREATE TABLE regress_counters.legacy (tenant int, no bigint);
+INSERT INTO legacy VALUES (1, 7), (1, 9), (2, 3);
+SELECT tenant, idseq_counter_set('orders', 'legacy' || tenant, max(no)) FROM legacy GROUP BY tenant ORDER BY tenant;
+SELECT idseq_counter_next('orders', 'legacy1') AS legacy1, idseq_counter_next('orders', 'legacy2') AS legacy2;
+-- a key's numbers increase in issue order across many calls
+SELECT bool_and(n = i) AS in_order
+  FROM (SELECT i, idseq_counter_next('orders', 'many') AS n FROM generate_series(1, 500) i) s;
+-- many keys in one statement: one row each
+SELECT count(*) AS keys, count(DISTINCT n) AS distinct_numbers, min(n), max(n)
+  FROM (SELECT idseq_counter_next('orders', 'k' || i) AS n FROM generate_series(1, 2000) i) s;
+SELECT count(*) AS state_rows FROM idseq_counter_keys WHERE counter = 'orders' AND key LIKE 'k%';
+-- in a read-only transaction numbers cannot be taken, state can be read
+BEGIN READ ONLY;
+SELECT * FROM expect_error($$SELECT idseq_counter_next('orders', 't1')$$);
+ROLLBACK;
+BEGIN READ ONLY;
+SELECT idseq_counter_current('orders', 't1') AS read_only_current;
+ROLLBACK;
+
+-- ===== bad input =====
+SELECT * FROM expect_error($$SELECT idseq_create_counter('orders')$$);
+SELECT * FROM expect_error($$SELECT idseq_create_counter('Orders')$$);
+SELECT * FROM expect_error($$SELECT idseq_create_counter('1st')$$);
+SELECT * FROM expect_error($$SELECT idseq_create_counter(repeat('a', 49))$$);
+SELECT * FROM expect_error($$SELECT idseq_create_counter('')$$);
+SELECT * FROM expect_error($$SELECT idseq_create_counter(NULL)$$);
+SELECT * FROM expect_error($$SELECT idseq_create_counter('p', false, 'week')$$);
+SELECT * FROM expect_error($$SELECT idseq_create_counter('p', false, 'year', 'Mars/Olympus')$$);
+SELECT * FROM expect_error($$SELECT idseq_create_counter('p', false, NULL, 'UTC', 1, 'ORD-{x}')$$);
+SELECT * FROM expect_error($$SELECT idseq_create_counter('p', false, NULL, 'UTC', 1, 'no number')$$);
+SELECT * FROM expect_error($$SELECT idseq_create_counter('p', false, NULL, 'UTC', 1, '{code:nosuch}')$$);
+SELECT * FROM expect_error($$SELECT idseq_create_counter('p', false, NULL, 'UTC', 1, '{n}-{period}')$$);
+SELECT * FROM expect_error($$SELECT idseq_create_counter('p', false, NULL, 'UTC', -1)$$);
+SELECT * FROM expect_error($$SELECT idseq_create_counter('p', NULL)$$);
+SELECT count(*) AS nothing_made FROM idseq_counters WHERE name = 'p';
+SELECT * FROM expect_error($$SELECT idseq_counter_next('nosuch', 'k')$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_next(NULL, 'k')$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_next('orders', NULL)$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_next('orders', repeat('x', 1001))$$);
+SELECT idseq_counter_next('orders', repeat('x', 1000)) AS longest_key;
+SELECT * FROM expect_error($$SELECT idseq_counter_block('orders', 't1', 0)$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_block('orders', 't1', NULL)$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_set('orders', 't1', NULL)$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_current('orders', NULL)$$);
+-- the end of bigint: a clear error, the key stays at its last number
+SELECT idseq_counter_set('orders', 'end', 9223372036854775806) AS near_end;
+SELECT idseq_counter_next('orders', 'end') AS last_number;
+SELECT * FROM expect_error($$SELECT idseq_counter_next('orders', 'end')$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_block('orders', 'end2', 2147483647) FROM
+                               (SELECT idseq_counter_set('orders', 'end2', 9223372036854775000)) s$$);
+SELECT idseq_counter_current('orders', 'end') AS still;
+
+-- ===== a gap-free counter: transactional =====
+SELECT idseq_create_counter('invoice', gapless => true, period => 'year', time_zone => 'Europe/Paris',
+                            format => 'INV-{period}-{n:6}');
+BEGIN;
+SELECT idseq_counter_next('invoice', 'c7') AS first_try;
+ROLLBACK;
+SELECT idseq_counter_next('invoice', 'c7') AS returned_by_rollback;
+BEGIN;
+SELECT idseq_counter_next('invoice', 'c7') AS second;
+-- current is the last committed number: this transaction's own is not yet
+SELECT idseq_counter_current('invoice', 'c7') AS committed_in_transaction;
+ROLLBACK;
+SELECT idseq_counter_current('invoice', 'c7') AS current_after_rollback;
+SELECT idseq_counter_next_text('invoice', 'c7')
+       = 'INV-' || to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY') || '-000002' AS text_in_this_year;
+SELECT * FROM expect_error($$SELECT idseq_counter_block('invoice', 'c7', 5)$$);
+SELECT idseq_counter_set('invoice', 'c8', 41) AS set, idseq_counter_next('invoice', 'c8') AS next;
+-- subtransactions: a rolled back savepoint returns its number
+BEGIN;
+SELECT idseq_counter_next('invoice', 'c9') AS one;
+SAVEPOINT s;
+SELECT idseq_counter_next('invoice', 'c9') AS two_rolled_back;
+ROLLBACK TO SAVEPOINT s;
+SELECT idseq_counter_next('invoice', 'c9') AS two_again;
+COMMIT;
+
+-- ===== formats and periods, at explicit times =====
+SELECT idseq_create_counter('daily', period => 'day', time_zone => 'America/New_York',
+                            format => 'D{period}/{key}/{n:3}');
+SELECT idseq_create_counter('monthly', period => 'month', time_zone => 'Asia/Tokyo', start => 1000,
+                            format => '{{{n}}}-{period}');
+SELECT idseq_create_counter('coded', format => 'T-{code:base58}-{code:crockford32:4}');
+SELECT t AS at,
+       idseq_counter_format('invoice', 17, 'c7', t) AS invoice,
+       idseq_counter_format('daily', 5, 'shop', t) AS daily,
+       idseq_counter_format('monthly', 1000, '', t) AS monthly
+  FROM unnest(ARRAY['2026-12-31 22:59:59+00', '2026-12-31 23:00:00+00', '2027-01-01 04:59:59+00',
+                    '2027-01-01 05:00:00+00', '2026-11-30 14:59:59+00', '2026-11-30 15:00:00+00']::timestamptz[]) t;
+SELECT idseq_counter_format('invoice', 1234567, 'c7', '2026-06-01') AS wider_than_pad,
+       idseq_counter_format('orders', 42) AS plain,
+       idseq_counter_format('coded', 1) AS code_1, idseq_counter_format('coded', 58) AS code_58,
+       idseq_counter_format('coded', 59) AS code_59;
+SELECT * FROM expect_error($$SELECT idseq_counter_format('coded', 0)$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_format('coded', 1048576)$$);
+SELECT idseq_counter_format('orders', NULL) AS null_number, idseq_counter_format('orders', 1, 'k', NULL) AS null_time;
+SELECT * FROM expect_error($$SELECT idseq_counter_format('orders', 1, NULL)$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_format('invoice', 1, 'k', 'infinity')$$);
+-- the period of numbers taken is the transaction's start (now()), in the counter's zone
+SELECT idseq_counter_next('daily', 'shop') AS daily_first, idseq_counter_next('monthly') AS monthly_first;
+SELECT k.counter, k.period = to_char(now() AT TIME ZONE d.time_zone,
+                                     CASE d.period WHEN 'day' THEN 'YYYY-MM-DD' WHEN 'month' THEN 'YYYY-MM' ELSE 'YYYY' END)
+                      AS period_of_now
+  FROM idseq_counter_keys k JOIN idseq_counters d ON d.name = k.counter
+ WHERE k.counter IN ('daily', 'monthly', 'invoice') AND k.key IN ('shop', '', 'c7') ORDER BY 1;
+
+-- ===== the views =====
+SELECT name, owner, gapless, period, time_zone, start, format, keys, anchor
+  FROM idseq_counters WHERE name IN ('orders', 'invoice', 'daily', 'monthly', 'coded') ORDER BY name;
+SELECT counter, key, last FROM idseq_counter_keys
+ WHERE counter = 'orders' AND key IN ('t1', 't2', '', 'fresh', 'moved_in', 'new_block_key') ORDER BY key;
+
+-- ===== privileges: those of the anchor sequence =====
+ALTER SEQUENCE regress_counters.orders_counter OWNER TO regress_counter_owner;
+SET ROLE regress_counter_owner;
+SELECT idseq_create_counter('owned', gapless => true);
+SELECT owner FROM idseq_counters WHERE name = 'owned';
+SELECT idseq_counter_next('owned', 'a') AS owner_takes;
+RESET ROLE;
+SET ROLE regress_counter_user;
+SELECT * FROM expect_error($$SELECT idseq_counter_next('owned', 'a')$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_next_text('owned', 'a')$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_set('owned', 'a', 10)$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_current('owned', 'a')$$);
+SELECT * FROM expect_error($$SELECT idseq_drop_counter('owned')$$);
+SELECT * FROM expect_error($$SELECT * FROM idseq_counter_gaps('owned', 'a', 'regress_counters.legacy', 'no')$$);
+SELECT count(*) AS keys_seen FROM idseq_counter_keys WHERE counter = 'owned';
+SELECT * FROM expect_error($$SELECT * FROM idseq_counter_state$$);
+SELECT * FROM expect_error($$SELECT * FROM idseq_counter_def$$);
+SELECT idseq_counter_format('owned', 5) AS formats_without_privilege;
+RESET ROLE;
+SET ROLE regress_counter_owner;
+GRANT USAGE ON SEQUENCE regress_counters.owned_counter TO regress_counter_user;
+RESET ROLE;
+SET ROLE regress_counter_user;
+SELECT idseq_counter_next('owned', 'a') AS with_usage;
+SELECT * FROM expect_error($$SELECT idseq_counter_set('owned', 'a', 10)$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_current('owned', 'a')$$);
+RESET ROLE;
+SET ROLE regress_counter_owner;
+GRANT SELECT, UPDATE ON SEQUENCE regress_counters.owned_counter TO regress_counter_user;
+RESET ROLE;
+SET ROLE regress_counter_user;
+SELECT idseq_counter_set('owned', 'a', 10) AS with_update;
+SELECT idseq_counter_current('owned', 'a') AS with_select;
+SELECT counter, key, last FROM idseq_counter_keys WHERE counter = 'owned';
+-- creating a counter takes CREATE on the current schema, as CREATE SEQUENCE does
+SELECT * FROM expect_error($$SELECT idseq_create_counter('stolen')$$);
+RESET ROLE;
+SET ROLE regress_counter_owner;
+REVOKE USAGE ON SEQUENCE regress_counters.owned_counter FROM regress_counter_user;
+RESET ROLE;
+SET ROLE regress_counter_user;
+SELECT * FROM expect_error($$SELECT idseq_counter_next('owned', 'a')$$);
+RESET ROLE;
+
+-- ===== the trigger helper =====
+CREATE TABLE regress_counters.shop_order (id serial, tenant int, no bigint, code text);
+CREATE TRIGGER number_it BEFORE INSERT ON shop_order
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('orders', 'tenant', 'no');
+CREATE TRIGGER code_it BEFORE INSERT ON shop_order
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('coded', 'tenant', 'code');
+INSERT INTO shop_order (tenant) VALUES (1), (1), (2) RETURNING tenant, no, code;
+INSERT INTO shop_order (tenant, no, code) VALUES (1, 500, 'given') RETURNING tenant, no, code;
+SELECT * FROM expect_error($$INSERT INTO regress_counters.shop_order (tenant) VALUES (NULL)$$);
+CREATE TABLE regress_counters.bad_fill (k int, v int, d date);
+CREATE TRIGGER wrong_column BEFORE INSERT ON bad_fill
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('orders', 'k', 'nosuch');
+SELECT * FROM expect_error($$INSERT INTO regress_counters.bad_fill VALUES (1)$$);
+DROP TRIGGER wrong_column ON bad_fill;
+CREATE TRIGGER wrong_type BEFORE INSERT ON bad_fill
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('orders', 'k', 'd');
+SELECT * FROM expect_error($$INSERT INTO regress_counters.bad_fill VALUES (1)$$);
+DROP TRIGGER wrong_type ON bad_fill;
+CREATE TRIGGER wrong_arg BEFORE INSERT ON bad_fill
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('orders', 'k', 'v', 'later');
+SELECT * FROM expect_error($$INSERT INTO regress_counters.bad_fill VALUES (1)$$);
+DROP TRIGGER wrong_arg ON bad_fill;
+CREATE TRIGGER wrong_timing AFTER INSERT ON bad_fill
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('orders', 'k', 'v');
+SELECT * FROM expect_error($$INSERT INTO regress_counters.bad_fill VALUES (1)$$);
+DROP TRIGGER wrong_timing ON bad_fill;
+CREATE TRIGGER no_counter BEFORE INSERT ON bad_fill
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('nosuch', 'k', 'v');
+SELECT * FROM expect_error($$INSERT INTO regress_counters.bad_fill VALUES (1)$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_fill()$$);
+
+-- ===== numbers bound at commit =====
+CREATE TABLE regress_counters.invoices (id int PRIMARY KEY, company int, no text, amount int);
+CREATE TRIGGER number_at_commit BEFORE INSERT ON invoices
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('invoice', 'company', 'no', 'commit');
+-- the companion: internal, deferred, gone with the user's trigger
+SELECT tgname = 'number_at_commit' AS users, tgisinternal, tgdeferrable, tginitdeferred, tgfoid::regproc
+  FROM pg_trigger WHERE tgrelid = 'regress_counters.invoices'::regclass ORDER BY tgisinternal;
+SELECT idseq_counter_current('invoice', '70') AS before;
+BEGIN;
+INSERT INTO invoices VALUES (1, 70, NULL, 10), (2, 70, NULL, 20), (3, 71, NULL, 30), (4, 70, 'kept', 40), (5, 70, NULL, 50);
+SELECT id, no FROM invoices ORDER BY id;  -- NULL inside the transaction
+SELECT idseq_counter_current('invoice', '70') AS none_taken_yet;
+UPDATE invoices SET amount = 21 WHERE id = 2;  -- the number goes to the row's latest version
+DELETE FROM invoices WHERE id = 5;             -- a deleted row takes no number
+UPDATE invoices SET company = 72 WHERE id = 3; -- the key is read at commit
+COMMIT;
+SELECT id, company, no = 'INV-' || to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY') || '-' || lpad(right(no, 6), 6, '0')
+           AS well_formed, right(no, 6) AS n, amount
+  FROM invoices ORDER BY id;
+-- a rollback binds nothing and takes nothing
+BEGIN;
+INSERT INTO invoices VALUES (6, 70, NULL, 60);
+ROLLBACK;
+SELECT idseq_counter_current('invoice', '70') AS after_rollback;
+-- a single statement's own commit binds too (no command boundary between INSERT and commit)
+INSERT INTO invoices VALUES (7, 70, NULL, 70);
+SELECT id, right(no, 6) AS n FROM invoices WHERE id = 7;
+
+-- partitioned tables: the trigger of the parent is cloned to each partition, now and later
+-- (CREATE TABLE ... PARTITION OF, ATTACH PARTITION), and each clone gets its companion
+CREATE TABLE regress_counters.parted (id int, company int, no bigint) PARTITION BY LIST (company);
+CREATE TABLE regress_counters.parted_1 PARTITION OF parted FOR VALUES IN (1);
+CREATE TRIGGER number_at_commit BEFORE INSERT ON parted
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('invoice', 'company', 'no', 'commit');
+CREATE TABLE regress_counters.parted_2 PARTITION OF parted FOR VALUES IN (2);
+CREATE TABLE regress_counters.parted_3 (id int, company int, no bigint);
+ALTER TABLE parted ATTACH PARTITION parted_3 FOR VALUES IN (3);
+SELECT tgrelid::regclass AS partition, count(*) FILTER (WHERE tgisinternal) AS companions
+  FROM pg_trigger WHERE tgrelid IN ('parted_1'::regclass, 'parted_2'::regclass, 'parted_3'::regclass)
+ GROUP BY 1 ORDER BY 1;
+INSERT INTO parted VALUES (1, 1), (2, 2), (3, 1), (4, 3);
+SELECT id, company, no FROM parted ORDER BY id;
+DROP TRIGGER number_at_commit ON parted;
+SELECT count(*) AS triggers_left FROM pg_trigger
+ WHERE tgrelid IN ('parted_1'::regclass, 'parted_2'::regclass, 'parted_3'::regclass);
+-- a trigger made while event triggers were off has no companion: refused, not left NULL
+CREATE TABLE regress_counters.no_companion (id int, company int, no bigint);
+SET session_replication_role = replica;
+ALTER EVENT TRIGGER idseq_counter_companions DISABLE;
+CREATE TRIGGER number_at_commit BEFORE INSERT ON no_companion
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('invoice', 'company', 'no', 'commit');
+ALTER EVENT TRIGGER idseq_counter_companions ENABLE ALWAYS;
+RESET session_replication_role;
+SELECT * FROM expect_error($$INSERT INTO regress_counters.no_companion VALUES (1, 1)$$);
+
+-- ===== gaps: numbers not accounted for =====
+SELECT * FROM idseq_counter_gaps('orders', '1', 'regress_counters.shop_order', 'no');
+DELETE FROM shop_order WHERE tenant = 1 AND no = 1;
+SELECT * FROM idseq_counter_gaps('orders', '1', 'regress_counters.shop_order', 'no') AS missing;
+SELECT * FROM idseq_counter_gaps('invoice', '70', 'regress_counters.invoices', 'no') AS none_missing;
+DELETE FROM invoices WHERE id = 1;
+SELECT * FROM idseq_counter_gaps('invoice', '70', 'regress_counters.invoices', 'no') AS voided;
+SELECT * FROM idseq_counter_gaps('invoice', '70', 'regress_counters.invoices', 'no', '1999') AS other_year;
+-- without the trigger, the table must hold that key's numbers only: here key 72's number 1
+-- stands for key 70's
+DROP TRIGGER number_at_commit ON invoices;
+SELECT count(*) AS triggers_left FROM pg_trigger WHERE tgrelid = 'regress_counters.invoices'::regclass;
+SELECT * FROM idseq_counter_gaps('invoice', '70', 'regress_counters.invoices', 'no') AS without_trigger;
+SELECT * FROM expect_error($$SELECT * FROM idseq_counter_gaps('invoice', '70', 'regress_counters.invoices', 'no', '26')$$);
+SELECT * FROM expect_error($$SELECT * FROM idseq_counter_gaps('orders', '1', 'regress_counters.shop_order', 'no', '2026')$$);
+SELECT * FROM expect_error($$SELECT * FROM idseq_counter_gaps('orders', '1', 'regress_counters.shop_order', 'nosuch')$$);
+SELECT * FROM expect_error($$SELECT * FROM idseq_counter_gaps('orders', '1', 'regress_counters.bad_fill', 'd')$$);
+
+-- ===== dropping =====
+SELECT * FROM expect_error($$SELECT idseq_drop_counter('nosuch')$$);
+SELECT idseq_drop_counter('coded');
+SELECT count(*) AS coded_left FROM idseq_counters WHERE name = 'coded';
+SELECT to_regclass('regress_counters.coded_counter') AS coded_anchor;
+SELECT * FROM expect_error($$SELECT idseq_counter_next('coded')$$);
+-- the trigger of a dropped counter fails clearly
+SELECT * FROM expect_error($$INSERT INTO regress_counters.shop_order (tenant) VALUES (3)$$);
+DROP TRIGGER code_it ON shop_order;
+-- DROP SEQUENCE of an anchor drops the counter; a new one of the same name starts afresh
+DROP SEQUENCE regress_counters.daily_counter;
+SELECT count(*) AS daily_left FROM idseq_counters WHERE name = 'daily';
+SELECT idseq_create_counter('daily');
+SELECT idseq_counter_next('daily', 'shop') AS starts_afresh;
+SELECT idseq_drop_counter(name) FROM idseq_counters WHERE name IN ('orders', 'invoice', 'daily', 'monthly', 'owned')
+ ORDER BY name;
+SELECT count(*) AS counters_left FROM idseq_counters;
+SELECT count(*) AS state_left FROM idseq_counter_state;
+
+-- ===== clean up =====
+RESET search_path;
+DROP SCHEMA regress_counters CASCADE;
+DROP ROLE regress_counter_owner, regress_counter_user, regress_counter_other;
