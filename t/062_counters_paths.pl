@@ -202,6 +202,12 @@ is($node->safe_psql('postgres', q{SELECT idseq_counter_next('big', repeat('é', 
 is(sqlstate($node, 'postgres', q{SELECT idseq_counter_next('big', NULL)}), '22004', 'a NULL key: 22004');
 is(sqlstate($node, 'postgres', q{SELECT idseq_counter_next('gbig', NULL)}), '22004', 'a NULL key of a gap-free counter: 22004');
 is(sqlstate($node, 'postgres', q{SELECT idseq_counter_next('no_such_counter', 'a')}), '42704', 'an unknown counter: 42704');
+$node->safe_psql('postgres', q{
+    CREATE TABLE shop.loose (k text, no bigint);
+    CREATE TRIGGER loose_no BEFORE INSERT ON shop.loose FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('big', 'k', 'no');
+});
+is(sqlstate($node, 'postgres', q{INSERT INTO shop.loose VALUES (NULL)}), '22004', 'a NULL key column under the fill trigger: 22004');
+is($node->safe_psql('postgres', q{SELECT count(*) FROM shop.loose}), '0', 'and no row');
 
 # 10^6 new keys of a fast counter in one statement, the backend's private memory sampled as
 # t/090 does: no growth between 20% and 90% of the run beyond 16 MB.
