@@ -48,6 +48,8 @@ like($out, qr/ids per second \(pgbench -M prepared, 1000 ids per transaction.*\n
     '41_snowflake_pgbench.sh: its last table');
 like($out, qr/^snowflake_nextval\(\) \[built-in, max_ahead 10 min\] +\d+ +\d+ +\d+$/m,
     '42_snowflake_pgedge.sh: its pgbench table, to the run-ahead row');
+like($out, qr/^gap-free bound at commit \+ 2 ms \/ limit \(table hot key\) .*\n(?:.*\n)*counters per key: done$/m,
+    '55_counters.sh: its ratios, to its end');
 # pgEdge's rows: required whenever pgEdge is installed; without it, only by explicit consent.
 SKIP:
 {

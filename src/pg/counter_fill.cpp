@@ -63,6 +63,7 @@ struct FillArgs {
     int key_att;
     int target_att;
     Oid target_type;
+    int32 target_typmod;
     bool at_commit;
 };
 
@@ -92,6 +93,7 @@ FillArgs fill_args(TriggerData* td, const char* fn, bool companion)
         (i == 1 ? a.key_att : a.target_att) = att;
     }
     a.target_type = TupleDescAttr(desc, a.target_att - 1)->atttypid;
+    a.target_typmod = TupleDescAttr(desc, a.target_att - 1)->atttypmod;
     if (a.target_type != INT8OID && a.target_type != INT4OID && a.target_type != NUMERICOID &&
         a.target_type != TEXTOID && a.target_type != VARCHAROID)
         ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -136,8 +138,18 @@ Datum number_for(const FillArgs& a, text* key)
                             errmsg("number " INT64_FORMAT " of counter \"%s\" is out of range for type integer", n, def.name),
                             errhint("Make the column bigint.")));
         return Int32GetDatum((int32) n);
-    case NUMERICOID:
-        return DirectFunctionCall1(int8_numeric, Int64GetDatum(n));
+    case NUMERICOID: {
+        // the column's precision, as an assignment applies it (numeric(5) refuses 123456)
+        Datum v = DirectFunctionCall1(int8_numeric, Int64GetDatum(n));
+        return a.target_typmod >= 0 ? DirectFunctionCall2(numeric, v, Int32GetDatum(a.target_typmod)) : v;
+    }
+    case VARCHAROID: {
+        // the column's length, as an assignment applies it (22001 for a longer text)
+        Datum v = PointerGetDatum(render(def, n, k, len, period));
+        return a.target_typmod >= 0
+                   ? DirectFunctionCall3(varchar, v, Int32GetDatum(a.target_typmod), BoolGetDatum(false))
+                   : v;
+    }
     default:
         return PointerGetDatum(render(def, n, k, len, period));
     }
@@ -299,6 +311,25 @@ void ensure_companions_of(Oid relid, const Functions& f)
     }
 }
 
+// Whether table relid has an idseq_counter_fill trigger with 'commit' (its own or a clone).
+bool has_fill_at_commit(Oid relid, const Functions& f)
+{
+    bool found = false;
+    Relation rel = table_open(TriggerRelationId, AccessShareLock);
+    ScanKeyData key;
+    ScanKeyInit(&key, Anum_pg_trigger_tgrelid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relid));
+    SysScanDesc scan = systable_beginscan(rel, TriggerRelidNameIndexId, true, NULL, 1, &key);
+    HeapTuple tup;
+    while (!found && HeapTupleIsValid(tup = systable_getnext(scan))) {
+        Form_pg_trigger form = (Form_pg_trigger) GETSTRUCT(tup);
+        found = form->tgfoid == f.fill && form->tgnargs == 4 &&
+                strcmp(strVal(llast(trigger_args(tup))), "commit") == 0;
+    }
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
+    return found;
+}
+
 void ensure_companions(Oid relid, const Functions& f)
 {
     const char kind = get_rel_relkind(relid);
@@ -306,8 +337,8 @@ void ensure_companions(Oid relid, const Functions& f)
         ensure_companions_of(relid, f);
         return;
     }
-    if (kind != RELKIND_PARTITIONED_TABLE)
-        return;
+    if (kind != RELKIND_PARTITIONED_TABLE || !has_fill_at_commit(relid, f))
+        return; // a partitioned table without such a trigger clones none to its partitions
     List* all = find_all_inheritors(relid, NoLock, NULL);
     ListCell* lc;
     foreach (lc, all)
@@ -400,12 +431,20 @@ Datum idseq_counter_bind(PG_FUNCTION_ARGS)
         Datum values[2] = {value, PointerGetDatum(&tid)};
         InternalSqlSaved saved;
         internal_sql_connect_as(rel->rd_rel->relowner, true, saved);
-        internal_sql_run(psprintf("UPDATE ONLY %s SET %s = $1 WHERE ctid OPERATOR(pg_catalog.=) $2",
+        uint64 updated = internal_sql_run(psprintf("UPDATE ONLY %s SET %s = $1 WHERE ctid OPERATOR(pg_catalog.=) $2",
                                   quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
                                                              RelationGetRelationName(rel)),
                                   quote_identifier(NameStr(TupleDescAttr(desc, a.target_att - 1)->attname))),
                          2, types, values, nullptr, false, SPI_OK_UPDATE);
         internal_sql_finish_as(saved);
+        // a number taken and bound to no row would be a gap: the commit fails instead
+        if (updated != 1)
+            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                            errmsg("could not bind a number of counter \"%s\" to a row of \"%s\"", a.counter,
+                                   RelationGetRelationName(rel)),
+                            errdetail("The table's owner could not update the row (a row-level security policy, or a "
+                                      "trigger that skipped the update)."),
+                            errhint("Let the table's owner update the rows it inserts, or bind the number at insert.")));
     }
     ExecDropSingleTupleTableSlot(slot);
     return PointerGetDatum(NULL);

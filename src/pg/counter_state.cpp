@@ -265,7 +265,7 @@ void insert_frozen(Relation heap, Relation index, Oid counter, text* key, int32 
     IndexInfo* info = BuildIndexInfo(index);
     index_insert(index, ivalues, inulls, &tup->t_self, heap, UNIQUE_CHECK_NO, false, info);
     if (flush && RelationNeedsWAL(heap))
-        XLogFlush(GetXLogInsertRecPtr());
+        XLogFlush(XactLastRecEnd); // the end of this backend's last record: the index entry's
     heap_freetuple(tup);
 }
 
