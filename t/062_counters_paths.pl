@@ -173,6 +173,22 @@ $sub->safe_psql('postgres', 'DROP SUBSCRIPTION shop_sub');
 $sub->stop;
 $node->safe_psql('postgres', 'DROP PUBLICATION shop_pub');
 
+# A database that publishes all its tables (FOR ALL TABLES takes in the extension's tables
+# too): counters work there, and dropping a sequence or a counter still works.
+$node->safe_psql('postgres', 'CREATE DATABASE pub_all');
+$node->safe_psql('pub_all', q{
+    CREATE EXTENSION idseq;
+    CREATE PUBLICATION everything FOR ALL TABLES;
+    CREATE SEQUENCE plain_seq;
+    SELECT idseq_create_counter('pa_fast');
+    SELECT idseq_create_counter('pa_gap', gapless => true);
+});
+is(sqlstate($node, 'pub_all', q{SELECT idseq_counter_next('pa_fast', 'k'), idseq_counter_next('pa_gap', 'k')}), '00000',
+   'FOR ALL TABLES: fast and gap-free counters take numbers');
+is(sqlstate($node, 'pub_all', q{SELECT idseq_counter_set('pa_gap', 'k', 10)}), '00000', 'FOR ALL TABLES: a key is raised');
+is(sqlstate($node, 'pub_all', q{DROP SEQUENCE plain_seq}), '00000', 'FOR ALL TABLES: a sequence is dropped');
+is(sqlstate($node, 'pub_all', q{SELECT idseq_drop_counter('pa_gap')}), '00000', 'FOR ALL TABLES: a counter is dropped');
+
 # ---- a partitioned table numbered at commit ----
 # The trigger on the partitioned table is cloned to its partitions, also to one created
 # after it; every row is numbered at commit in whichever partition it lands.
