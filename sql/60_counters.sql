@@ -334,6 +334,15 @@ SELECT * FROM expect_error($$SELECT * FROM idseq_counter_gaps('orders', '1', 're
 SELECT * FROM expect_error($$SELECT * FROM idseq_counter_gaps('orders', '1', 'regress_counters.shop_order', 'nosuch')$$);
 SELECT * FROM expect_error($$SELECT * FROM idseq_counter_gaps('orders', '1', 'regress_counters.bad_fill', 'd')$$);
 
+-- ===== a publication FOR ALL TABLES includes the state table =====
+SET client_min_messages = error;
+CREATE PUBLICATION regress_counters_all FOR ALL TABLES;
+RESET client_min_messages;
+SELECT idseq_counter_next('invoice', 'published') AS gap_free_under_publication;
+SELECT idseq_create_counter('published');
+SELECT idseq_drop_counter('published');
+DROP PUBLICATION regress_counters_all;
+
 -- ===== dropping =====
 SELECT * FROM expect_error($$SELECT idseq_drop_counter('nosuch')$$);
 SELECT idseq_drop_counter('coded');

@@ -42,6 +42,10 @@ CREATE TABLE @extschema@.idseq_counter_state (
     key text COLLATE "C" NOT NULL
 );
 CREATE INDEX idseq_counter_state_key ON @extschema@.idseq_counter_state (counter, key);
+-- A publication FOR ALL TABLES includes the table: without a replica identity its UPDATEs
+-- (gap-free counters) and DELETEs (a dropped counter) would fail in every database that has
+-- one. FULL, as the table has no unique index; it costs nothing below wal_level = logical.
+ALTER TABLE @extschema@.idseq_counter_state REPLICA IDENTITY FULL;
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_counter_state', '');
 REVOKE ALL ON @extschema@.idseq_counter_state FROM PUBLIC;
 GRANT SELECT, INSERT ON @extschema@.idseq_counter_state TO pg_database_owner;
