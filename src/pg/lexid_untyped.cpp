@@ -20,10 +20,12 @@
 // 3. Never compared with each other at run time (lexid_type.cpp raises 42804). The hook
 //    types both operands of a comparison of two untyped values as base36, and ORDER BY keys
 //    (in a junk column) and min/max arguments (min_max_as_written) without a charset too,
-//    so that both print the values as written; a second pass over the finished plan
-//    types the untyped constants that inlining put beside a typed operand. What is left
-//    (plans made before the library was loaded, constants beside code + 0) is an error
-//    where two untyped values meet, never a guess.
+//    so that both print the values as written. What the hook does not see is an error
+//    where two untyped values meet, never a guess: plans made before the library was
+//    loaded, constants beside code + 0, and the bodies of SQL functions, which the planner
+//    inlines after the hook has run (their constants beside a typed column are read row by
+//    row in its charset; compared with each other by an index scan or a hashed IN list,
+//    they raise the error).
 // 4. Assigned to a lexid(cs) column through nextval_lexid, an untyped seed is read in cs
 //    (type_seed): the event trigger rewrites stored column and domain defaults once, when
 //    they are created, and the planner hook types INSERT ... VALUES and UPDATE ... SET.
@@ -595,8 +597,13 @@ void type_operands(List* args, Oid lexid, Oid scalar_type, Oid right_type)
     }
 }
 
-void type_const(Const* c, Oid lexid, int32 cs);
-Node* strip_relabel(Node* e);
+Node* strip_relabel(Node* e)
+{
+    while (e && IsA(e, RelabelType))
+        e = (Node*) ((RelabelType*) e)->arg;
+    return e;
+}
+
 
 // The schema of the extension's objects: that of the type lexid.
 Oid lexid_namespace(Oid lexid)
@@ -693,7 +700,11 @@ bool type_seed(Node* expr, Oid lexid, int32 cs, bool restoring)
         Const* c = (Const*) copyObjectImpl(bare);
         c->consttype = lexid;
         c->consttypmod = cs;
-        type_const(c, lexid, cs);
+        if (!c->constisnull) { // the untyped spelling read in cs
+            Lexid* v = (Lexid*) PG_DETOAST_DATUM_PACKED(c->constvalue);
+            if (lexid_charset_id(v) == 0)
+                c->constvalue = PointerGetDatum(lexid_resolve(v, cs));
+        }
         *slot = (Node*) c;
     } else {
         *slot = coerce_typmod(seed, lexid, cs);
@@ -969,209 +980,11 @@ bool type_untyped_operands(Node* node, void* context)
     return expression_tree_walker(node, WALKER, context);
 }
 
-// ---- the second pass, over the finished plan
-//
-// The first pass sees the query as written; the planner then inlines SQL functions (their
-// arguments replace their parameters), so `x IN ('a', 'A')` in a function body becomes
-// `code IN ('a', 'A')` after the first pass has run. The second pass walks the finished
-// plan and reads, in place, every untyped constant (or array of them) that is the operand
-// of a lexid comparison whose other operand has a charset: the value becomes typed, the
-// plan is unchanged. What it does not reach still meets the run-time error, never a guess.
-
-// The constant's value read in charset cs (an untyped literal), or the constant unchanged.
-void type_const(Const* c, Oid lexid, int32 cs)
-{
-    if (c->constisnull)
-        return;
-    if (c->consttype == lexid) {
-        Lexid* v = (Lexid*) PG_DETOAST_DATUM_PACKED(c->constvalue);
-        if (lexid_charset_id(v) == 0)
-            c->constvalue = PointerGetDatum(lexid_resolve(v, cs));
-        return;
-    }
-    if (c->consttype != get_array_type(lexid))
-        return;
-    ArrayType* arr = DatumGetArrayTypeP(c->constvalue);
-    int16 typlen;
-    bool typbyval;
-    char typalign;
-    get_typlenbyvalalign(lexid, &typlen, &typbyval, &typalign);
-    Datum* elems;
-    bool* nulls;
-    int n;
-    deconstruct_array(arr, lexid, typlen, typbyval, typalign, &elems, &nulls, &n);
-    bool changed = false;
-    for (int i = 0; i < n; i++) {
-        if (nulls[i])
-            continue;
-        Lexid* v = (Lexid*) PG_DETOAST_DATUM_PACKED(elems[i]);
-        if (lexid_charset_id(v) == 0) {
-            elems[i] = PointerGetDatum(lexid_resolve(v, cs));
-            changed = true;
-        }
-    }
-    if (changed)
-        c->constvalue = PointerGetDatum(construct_md_array(elems, nulls, ARR_NDIM(arr), ARR_DIMS(arr), ARR_LBOUND(arr),
-                                                           lexid, typlen, typbyval, typalign));
-}
-
-Node* strip_relabel(Node* e)
-{
-    while (e && IsA(e, RelabelType))
-        e = (Node*) ((RelabelType*) e)->arg;
-    return e;
-}
-
-void type_const_operands(List* args, Oid lexid)
-{
-    int32 ml = charset_of((Node*) linitial(args), lexid), mr = charset_of((Node*) lsecond(args), lexid);
-    Node* l = strip_relabel((Node*) linitial(args));
-    Node* r = strip_relabel((Node*) lsecond(args));
-    if (ml >= 0 && mr < 0 && IsA(r, Const))
-        type_const((Const*) r, lexid, ml);
-    else if (mr >= 0 && ml < 0 && IsA(l, Const))
-        type_const((Const*) l, lexid, mr);
-}
-
-bool type_plan_consts(Node* node, void* context);
-#define PLAN_WALKER IDSEQ_WALKER(type_plan_consts)
-
-bool type_plan_consts(Node* node, void* context)
-{
-    if (node == nullptr)
-        return false;
-    if (IsA(node, OpExpr) || IsA(node, DistinctExpr) || IsA(node, NullIfExpr)) {
-        OpExpr* op = (OpExpr*) node;
-        if (list_length(op->args) == 2) {
-            Oid t = exprType((Node*) linitial(op->args));
-            if (t == exprType((Node*) lsecond(op->args)) && is_lexid(t))
-                type_const_operands(op->args, t);
-        }
-    } else if (IsA(node, ScalarArrayOpExpr)) {
-        ScalarArrayOpExpr* saop = (ScalarArrayOpExpr*) node;
-        if (list_length(saop->args) == 2) {
-            Oid t = exprType((Node*) linitial(saop->args));
-            if (is_lexid(t) && exprType((Node*) lsecond(saop->args)) == get_array_type(t))
-                type_const_operands(saop->args, t);
-        }
-    }
-    return expression_tree_walker(node, PLAN_WALKER, context);
-}
-
-void type_plan(Plan* plan);
-
-void type_plans(List* plans)
-{
-    ListCell* lc;
-    foreach (lc, plans)
-        type_plan((Plan*) lfirst(lc));
-}
-
-// The expressions of every plan node that compares values: quals of scans and joins, index
-// quals (whose Vars keep the column's type modifier), target lists.
-void type_plan(Plan* plan)
-{
-    if (plan == nullptr)
-        return;
-    check_stack_depth();
-    auto walk = [](void* exprs) { (void) type_plan_consts((Node*) exprs, nullptr); };
-    walk(plan->targetlist);
-    walk(plan->qual);
-    switch (nodeTag(plan)) {
-    case T_IndexScan:
-        walk(((IndexScan*) plan)->indexqual);
-        walk(((IndexScan*) plan)->indexqualorig);
-        walk(((IndexScan*) plan)->indexorderby);
-        walk(((IndexScan*) plan)->indexorderbyorig);
-        break;
-    case T_IndexOnlyScan:
-        walk(((IndexOnlyScan*) plan)->indexqual);
-        walk(((IndexOnlyScan*) plan)->recheckqual);
-        walk(((IndexOnlyScan*) plan)->indexorderby);
-        break;
-    case T_BitmapIndexScan:
-        walk(((BitmapIndexScan*) plan)->indexqual);
-        walk(((BitmapIndexScan*) plan)->indexqualorig);
-        break;
-    case T_BitmapHeapScan:
-        walk(((BitmapHeapScan*) plan)->bitmapqualorig);
-        break;
-    case T_TidScan:
-        walk(((TidScan*) plan)->tidquals);
-        break;
-    case T_NestLoop:
-    case T_MergeJoin:
-    case T_HashJoin:
-        walk(((Join*) plan)->joinqual);
-        if (IsA(plan, MergeJoin))
-            walk(((MergeJoin*) plan)->mergeclauses);
-        if (IsA(plan, HashJoin))
-            walk(((HashJoin*) plan)->hashclauses);
-        break;
-    case T_Result:
-        walk(((Result*) plan)->resconstantqual);
-        break;
-    case T_FunctionScan: {
-        ListCell* lc;
-        foreach (lc, ((FunctionScan*) plan)->functions)
-            walk(((RangeTblFunction*) lfirst(lc))->funcexpr);
-        break;
-    }
-    case T_ValuesScan:
-        walk(((ValuesScan*) plan)->values_lists);
-        break;
-    case T_ForeignScan:
-        // The remote query was deparsed by the first pass's typed tree; these are the
-        // expressions evaluated here (parameters sent, rechecks of an EvalPlanQual).
-        walk(((ForeignScan*) plan)->fdw_exprs);
-        walk(((ForeignScan*) plan)->fdw_recheck_quals);
-        break;
-    case T_CustomScan:
-        // What a custom scan provider keeps in custom_private (Citus: the distributed plan
-        // and the shard queries) is its own: it was built from the query the first pass
-        // typed. Its child plans and expressions are plain plan trees.
-        walk(((CustomScan*) plan)->custom_exprs);
-        type_plans(((CustomScan*) plan)->custom_plans);
-        break;
-    case T_ModifyTable:
-        walk(((ModifyTable*) plan)->returningLists);
-        walk(((ModifyTable*) plan)->withCheckOptionLists);
-        walk(((ModifyTable*) plan)->onConflictSet);
-        walk(((ModifyTable*) plan)->onConflictWhere);
-        break;
-    case T_WindowAgg:
-        walk(((WindowAgg*) plan)->runCondition);
-        break;
-    case T_SubqueryScan:
-        type_plan(((SubqueryScan*) plan)->subplan);
-        break;
-    case T_Append:
-        type_plans(((Append*) plan)->appendplans);
-        break;
-    case T_MergeAppend:
-        type_plans(((MergeAppend*) plan)->mergeplans);
-        break;
-    case T_BitmapAnd:
-        type_plans(((BitmapAnd*) plan)->bitmapplans);
-        break;
-    case T_BitmapOr:
-        type_plans(((BitmapOr*) plan)->bitmapplans);
-        break;
-    default:
-        break;
-    }
-    type_plan(plan->lefttree);
-    type_plan(plan->righttree);
-}
-
 PlannedStmt* lexid_planner(Query* parse, const char* query_string, int cursor_options, ParamListInfo bound_params)
 {
     (void) type_untyped_operands((Node*) parse, nullptr);
-    PlannedStmt* stmt = prev_planner ? prev_planner(parse, query_string, cursor_options, bound_params)
-                                     : standard_planner(parse, query_string, cursor_options, bound_params);
-    type_plan(stmt->planTree);
-    type_plans(stmt->subplans);
-    return stmt;
+    return prev_planner ? prev_planner(parse, query_string, cursor_options, bound_params)
+                        : standard_planner(parse, query_string, cursor_options, bound_params);
 }
 
 } // namespace
