@@ -347,8 +347,12 @@ void ensure_companions(Oid relid, const Functions& f)
 }
 
 // The companion of fill trigger td->tg_trigger on its table: a bind trigger with the same
-// counter, key column and target column (relcache data, no catalog scan).
-void check_companion(TriggerData* td, const FillArgs& a)
+// counter, key column and target column (relcache data, no catalog scan). Without one (a
+// pg_upgrade restores the user's trigger before the event trigger that makes companions, and
+// an administrator may have disabled event triggers), the numbers of this statement are taken
+// at once instead: still exactly start, start+1, ... for a gap-free counter, but the key is
+// then held until the transaction ends, so the statement says so once.
+bool has_companion(TriggerData* td, const FillArgs& a)
 {
     static Oid bind = InvalidOid;
     for (int attempt = 0; attempt < 2; attempt++) {
@@ -357,15 +361,17 @@ void check_companion(TriggerData* td, const FillArgs& a)
             Trigger* t = &desc->triggers[i];
             if (t->tgfoid == bind && t->tgnargs == 3 && strcmp(t->tgargs[0], a.counter) == 0 &&
                 strcmp(t->tgargs[1], td->tg_trigger->tgargs[1]) == 0 && strcmp(t->tgargs[2], td->tg_trigger->tgargs[2]) == 0)
-                return;
+                return true;
         }
         bind = functions().bind;
     }
-    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                    errmsg("trigger \"%s\" on \"%s\" has no companion to bind its numbers at commit", td->tg_trigger->tgname,
-                           RelationGetRelationName(td->tg_relation)),
-                    errdetail("The event trigger idseq_counter_companions makes it when the trigger is created."),
-                    errhint("Create the trigger again with event triggers enabled.")));
+    ereport(WARNING, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                      errmsg("trigger \"%s\" on \"%s\" has no companion to bind its numbers at commit", td->tg_trigger->tgname,
+                             RelationGetRelationName(td->tg_relation)),
+                      errdetail("The numbers of this statement are taken now, and their keys are held until the transaction ends."),
+                      errhint("Run CREATE OR REPLACE TRIGGER \"%s\" again with event triggers enabled: the event trigger "
+                              "idseq_counter_companions makes the companion.", td->tg_trigger->tgname)));
+    return false;
 }
 
 } // namespace
@@ -380,13 +386,15 @@ Datum idseq_counter_fill(PG_FUNCTION_ARGS)
     HeapTuple tup = td->tg_trigtuple;
     TupleDesc desc = RelationGetDescr(td->tg_relation);
     if (a.at_commit) {
-        // once per statement: the companion that binds the number at commit must exist, or
-        // the column would stay NULL
+        // once per statement: whether the companion that binds the number at commit exists
+        // (fn_extra: 1 yes, 2 no, in which case the number is taken now, as without 'commit')
         if (!fcinfo->flinfo->fn_extra) {
-            check_companion(td, a);
-            fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, 1);
+            char* known = (char*) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, 1);
+            *known = has_companion(td, a) ? 1 : 2;
+            fcinfo->flinfo->fn_extra = known;
         }
-        return PointerGetDatum(tup);
+        if (*(char*) fcinfo->flinfo->fn_extra == 1)
+            return PointerGetDatum(tup);
     }
     if (!heap_attisnull(tup, a.target_att, desc))
         return PointerGetDatum(tup);
