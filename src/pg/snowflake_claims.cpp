@@ -226,6 +226,9 @@ int listed_node = -1; // -1: not listed
 // ---- Claims ---------------------------------------------------------------------------------------
 
 constexpr const char* kClaimDir = "idseq_snowflake_claims";
+// The layout name of a claim written by the set-up of a shared stream: the pair was issued on
+// this server, by whichever databases shared the stream.
+constexpr const char* kStreamClaim = "(stream)";
 
 // The claim's file name: the definition spelled out, then the node id (-1: the layout has none).
 void claim_path(const Definition& d, int32 node, char* out, size_t size)
@@ -442,6 +445,18 @@ int64 claim_idle_seconds()
     return std::max<int64>(10, 10 * lease_s);
 }
 
+// What lets two databases issue the pair's ids at once: the shared stream, which needs idseq
+// in shared_preload_libraries (no shared memory without it) and a free slot.
+const char* stream_remedy()
+{
+    if (!shared)
+        return "Add idseq to shared_preload_libraries and restart the server: the databases of a server then share "
+               "one stream of each layout's ids and never issue the same id.";
+    return psprintf("All %d shared-memory slots of the snowflake generator are in use, so this layout has no shared "
+                    "stream: raise idseq.snowflake_max_layouts and restart the server.",
+                    shared->capacity);
+}
+
 [[noreturn]] void refuse(const Entry* e, int32 node, Oid holder, const char* path)
 {
     const char* holder_name = get_database_name(holder);
@@ -451,24 +466,24 @@ int64 claim_idle_seconds()
                 (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                  errmsg("snowflake layout \"%s\" is already issuing ids in database \"%s\" of this server", e->name,
                         holder_name ? holder_name : "?"),
-                 errdetail("The layout has no node field, so the ids of two databases of one server would collide. "
-                           "The claim is recorded in file \"%s\" of the data directory; it moves to another database "
-                           "once its holder has issued none of these ids for %lld s.",
+                 errdetail("The layout has no node field, and without a shared stream the ids of two databases of one "
+                           "server would collide. The claim is recorded in file \"%s\" of the data directory; it "
+                           "moves to another database once its holder has issued none of these ids for %lld s.",
                            path, (long long) claim_idle_seconds()),
-                 errhint("Issue this layout's ids in one database of the server only, or use a layout with a node "
-                         "field and give each database its own node id with idseq.node_id_by_database.")));
+                 errhint("%s Or issue this layout's ids in one database of the server only.", stream_remedy())));
     ereport(ERROR,
             (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
              errmsg("snowflake layout \"%s\" with node id %d is already issuing ids in database \"%s\" of this server",
                     e->name, node, holder_name ? holder_name : "?"),
-             errdetail("Two databases of one server issuing ids of the same layout with the same node id would issue "
-                       "the same ids. The claim is recorded in file \"%s\" of the data directory; it moves to "
-                       "another database once its holder has issued none of these ids for %lld s.",
+             errdetail("Without a shared stream, two databases of one server issuing ids of the same layout with the "
+                       "same node id would issue the same ids. The claim is recorded in file \"%s\" of the data "
+                       "directory; it moves to another database once its holder has issued none of these ids for "
+                       "%lld s.",
                        path, (long long) claim_idle_seconds()),
-             errhint("Give database \"%s\" a node id of its own, one that no other database or server uses, in the "
-                     "server configuration (idseq.node_id_by_database = '%s=N'), and reload it with SELECT "
+             errhint("%s Or give database \"%s\" a node id of its own, one that no other database or server uses, "
+                     "in the server configuration (idseq.node_id_by_database = '%s=N'), and reload it with SELECT "
                      "pg_reload_conf().",
-                     dbname, dbname)));
+                     stream_remedy(), dbname, dbname)));
     pg_unreachable();
 }
 
@@ -574,7 +589,10 @@ void claim_layout(Entry* e, int32 node)
     // or a point-in-time recovery (a base backup carries the files): another database may
     // have taken the pair over on the old primary since, and issued ids this database's mark
     // knows nothing of. It is taken again, above the fence, as a claim of nobody.
-    const bool stale = holder == MyDatabaseId && timeline != GetWALInsertionTimeLine();
+    // A claim a shared stream wrote (kStreamClaim) names no database that issues the pair
+    // alone: every database of a run with preload may have issued it. Taken again likewise.
+    const bool stale = (holder == MyDatabaseId && timeline != GetWALInsertionTimeLine()) ||
+        (OidIsValid(holder) && strcmp(holder_layout, kStreamClaim) == 0);
     if (holder != MyDatabaseId || stale) {
         if (!stale && OidIsValid(holder) && SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(holder))) {
             const int64 idle_s = int64(time(nullptr)) - int64(touched);
@@ -611,6 +629,28 @@ void claim_layout(Entry* e, int32 node)
     }
     LockRelease(&tag, ExclusiveLock, false);
     e->claim_node = node;
+}
+
+bool stream_never_issued(const Entry* e, int32 node)
+{
+    if (!e->has_node)
+        node = -1;
+    char path[MAXPGPATH];
+    claim_path(definition_of(e->layout), node, path, sizeof path);
+    LOCKTAG tag;
+    claim_lock_tag(tag);
+    (void) LockAcquire(&tag, ExclusiveLock, false, false);
+    char holder_layout[NAMEDATALEN];
+    time_t touched = 0;
+    uint32 timeline = 0;
+    const Oid holder = read_claim(path, holder_layout, touched, timeline);
+    bool never = false;
+    if (!OidIsValid(holder)) {
+        never = never_claimed_here();
+        write_claim(path, MyDatabaseId, kStreamClaim, true);
+    }
+    LockRelease(&tag, ExclusiveLock, false);
+    return never;
 }
 
 void recheck_claim(Entry* e, int32 node)

@@ -282,7 +282,8 @@ idseq::Mark reserve(Entry* e, int64 unit, int64 counter, int32 node, int64 now_u
     // The claim again, once per reservation: a claim file lost while this database issues
     // ids (deleted, damaged, taken by another database meanwhile) stops it here rather than
     // let two databases issue one node's ids.
-    recheck_claim(e, node);
+    if (!shared_stream(e->slot))
+        recheck_claim(e, node);
     lock_layout(e);
     XLogRecPtr lsn;
     idseq::Mark mark = read_mark(e, lsn);
@@ -293,6 +294,25 @@ idseq::Mark reserve(Entry* e, int64 unit, int64 counter, int32 node, int64 now_u
     confirm_mark(e, std::max(lsn, raise_fence_to(e, mark)));
     unlock_layout(e);
     return mark;
+}
+
+// The server's fence for e's layout, read now; when it lies no further ahead of the clock than
+// reservations go (the lease, or the run-ahead, and a unit) it is waited out first, so that
+// ids restarted above it carry the clock's time. One further ahead (a clock stepped back) is
+// not: the ids then run ahead of the clock, as after a step back.
+int64 wait_out_fence(const Entry* e)
+{
+    const int64 ahead_us = lease_us() + e->layout.unit_us;
+    const int64 fence_us = fence_read(e->layout.unit_us);
+    if (fence_us > now_unix_us() && fence_us - now_unix_us() <= ahead_us) {
+        for (int64 left; (left = fence_us - now_unix_us()) > 0;) {
+            pgstat_report_wait_start(WAIT_EVENT_PG_SLEEP); // as pg_sleep() shows its own
+            pg_usleep((long) std::min<int64>(left, 100000));
+            pgstat_report_wait_end();
+            CHECK_FOR_INTERRUPTS();
+        }
+    }
+    return fence_us;
 }
 
 } // namespace
@@ -312,16 +332,7 @@ void restart_above_fence(Entry* e, int32 node)
     // run-ahead, and a unit) is waited out, so that the ids carry the clock's time from the
     // first; one further ahead (a clock stepped back) is not: the ids then run ahead of the
     // clock, as after a step back.
-    const int64 ahead_us = lease_us() + e->layout.unit_us;
-    const int64 fence_us = fence_read(e->layout.unit_us);
-    if (fence_us > now_unix_us() && fence_us - now_unix_us() <= ahead_us) {
-        for (int64 left; (left = fence_us - now_unix_us()) > 0;) {
-            pgstat_report_wait_start(WAIT_EVENT_PG_SLEEP); // as pg_sleep() shows its own
-            pg_usleep((long) std::min<int64>(left, 100000));
-            pgstat_report_wait_end();
-            CHECK_FOR_INTERRUPTS();
-        }
-    }
+    const int64 fence_us = wait_out_fence(e);
     lock_layout(e);
     XLogRecPtr lsn;
     idseq::Mark mark = read_mark(e, lsn);
@@ -419,16 +430,24 @@ int64 compose_id(const Entry* e, const Step& step, int32 node, uint64 rnd)
 
 bool slot_matches(const Slot* s, const Entry* e)
 {
+    if (shared_stream(s))
+        return s->ready && e->joined;
     return s->ready && s->state_relid == e->state_relid && s->last_relid == e->last_relid;
 }
+
+void join_stream(Entry* e, int32 node);
 
 // First use of the slot since the server started (or since the layout's relations changed):
 // restart from the durable mark, and make the slow path's last id unknown. Lock-free issuers
 // see setup 0 from the start of the set-up on, and drop an id whose compare-and-swap they
 // cannot prove came before it (nextval_fast).
-void init_slot(Entry* e)
+void init_slot(Entry* e, int32 node)
 {
     Slot* s = e->slot;
+    if (shared_stream(s)) {
+        join_stream(e, node);
+        return;
+    }
     lock_layout(e);
     SpinLockAcquire(&s->mutex);
     bool ok = slot_matches(s, e);
@@ -493,6 +512,101 @@ void init_slot(Entry* e)
     unlock_layout(e);
 }
 
+// ---- Databases sharing a stream ----------------------------------------------------------------
+//
+// With preload a layout's slot is the server's stream of its (definition, node id), shared by
+// every database that issues those ids (Slot): one word, so two databases never issue the
+// same id while the server runs. Each database still keeps its own H above its own ids (for
+// its dumps): a backend issues from the shared word only under its own database's H as it
+// last confirmed it (Entry::own_reserved, the reservation view of the slot protocol), and a
+// place above it asks for a reservation of its own database's H, which raises the server's
+// fence too (reserve). So every id lies under its database's H and under the fence, both
+// WAL-logged, and what happens after a crash or a promotion follows from them alone:
+//  - a backend's first id of a layout joins the stream (join_stream): its database's H,
+//    confirmed and raised into the fence, becomes its view, the slow path's last id is made
+//    unknown (rule 4), and the word is raised above H when it is below (a restored database
+//    whose rows carry ids above the stream), under a server-wide lock per slot;
+//  - the first join after a start sets the stream up: from the word saved at a clean
+//    shutdown (rule 6: the stream was the pair's only issuer in that run, since a pair with
+//    a slot never takes the slow path while the server runs), or above the fence, which
+//    covers every database's H and so every id of the pair issued before on this server, or,
+//    when no id of the pair can have been issued on this server (stream_never_issued), above
+//    H alone, so that a layout's first id on a server carries the clock's time.
+void join_stream(Entry* e, int32 node)
+{
+    Slot* s = e->slot;
+    const int32 word_node = node < 0 ? 0 : node;
+    LOCKTAG tag;
+    SET_LOCKTAG_ADVISORY(tag, InvalidOid, 0x1D5E0F1A, slot_number(s), 72);
+    (void) LockAcquire(&tag, ExclusiveLock, false, false);
+    SpinLockAcquire(&s->mutex);
+    const bool ready = s->ready, saved = s->saved;
+    SpinLockRelease(&s->mutex);
+    const bool above_fence = !ready && !saved && !stream_never_issued(e, node);
+    const int64 fence_us = above_fence ? wait_out_fence(e) : 0;
+    lock_layout(e);
+    XLogRecPtr lsn;
+    idseq::Mark mark = read_mark(e, lsn);
+    if (above_fence) {
+        const idseq::Mark fence = idseq::fence_mark(e->layout, fence_us, word_node);
+        if (!idseq::mark_covers(mark, fence)) {
+            write_mark(e, idseq::mark_max(mark, fence));
+            mark = read_mark(e, lsn);
+        }
+    }
+    // H into the fence: a restored H above it may have ids under it that no reservation of
+    // this server raised the fence for (and H far ahead of the clock is refused there)
+    confirm_mark(e, std::max(lsn, raise_fence_to(e, mark)));
+    (void) forget_last(e);
+    // the fence as a mark, for the saved word's check: every id of the pair lies under it
+    const idseq::Mark fence_now = saved ? idseq::fence_mark(e->layout, fence_read(e->layout.unit_us), word_node)
+                                        : idseq::Mark{};
+    int64 encoded = -1;
+    uint64 restart = 0;
+    run([&] {
+        encoded = idseq::encode_mark(e->layout, mark);
+        GenState st{};
+        idseq::restart_from_mark(e->layout, st, mark, word_node);
+        restart = idseq::pack_position(e->layout, idseq::Position{st.last_unit, word_node, st.counter});
+    });
+    SpinLockAcquire(&s->mutex);
+    bool done = true;
+    if (!s->ready) {
+        idseq::slot::begin_setup<PgAtomics>(*s);
+        done = idseq::pg::try_run(spin_error, [&] {
+            idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) {
+                const idseq::Position p = idseq::unpack_position(e->layout, old);
+                const bool resume = s->saved && p.last_unit >= 0 &&
+                    idseq::mark_covers_id(e->layout, fence_now, p.last_unit, p.node, p.counter);
+                return resume ? std::max(old, restart) : restart;
+            });
+        });
+        idseq::slot::reset_cells<PgAtomics>(*s, INT64CONST(-1), INT64CONST(-1)); // reservations: each database's own
+        s->state_relid = s->last_relid = InvalidOid;
+        s->saved = false;
+        s->ready = done;
+        if (done) {
+            s->generation = idseq::slot::next_generation(s->generation);
+            idseq::slot::publish_setup<PgAtomics>(*s, s->generation);
+        }
+    } else if (restart > pg_atomic_read_u64(&s->word)) {
+        // this database's ids (restored ones) reach above the stream: the word goes above them
+        idseq::slot::begin_setup<PgAtomics>(*s);
+        idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) { return std::max(old, restart); });
+        s->generation = idseq::slot::next_generation(s->generation);
+        idseq::slot::publish_setup<PgAtomics>(*s, s->generation);
+    }
+    SpinLockRelease(&s->mutex);
+    if (!done)
+        idseq::pg::report(spin_error);
+    e->own_reserved = encoded;
+    e->own_sync_reserved = sync_required() ? encoded : INT64CONST(-1); // as confirm_mark confirmed it
+    e->mark = e->base_mark = mark;
+    e->joined = true;
+    unlock_layout(e);
+    LockRelease(&tag, ExclusiveLock, false);
+}
+
 void reserve_fast(Entry* e, int64 unit, int64 counter, int32 node, int64 now_us)
 {
     Slot* s = e->slot;
@@ -500,6 +614,16 @@ void reserve_fast(Entry* e, int64 unit, int64 counter, int32 node, int64 now_us)
     int64 encoded = -1;
     run([&] { encoded = idseq::encode_mark(e->layout, mark); });
     const bool sync = sync_required(); // as reserve() confirmed the mark
+    if (shared_stream(s)) {
+        // this database's mark, this backend's view of it (it only rises: H never decreases)
+        run([&] {
+            if (!idseq::mark_covers(idseq::decode_mark(e->layout, e->own_reserved), mark))
+                e->own_reserved = encoded;
+            if (sync && !idseq::mark_covers(idseq::decode_mark(e->layout, e->own_sync_reserved), mark))
+                e->own_sync_reserved = encoded;
+        });
+        return;
+    }
     SpinLockAcquire(&s->mutex);
     if (slot_matches(s, e)) {
         // pure arithmetic that never throws, but under a spinlock: no ereport from here (see
@@ -542,13 +666,14 @@ __attribute__((noinline)) void sync_reserved_for(const Entry* e, int64 r, int64 
 // calls it under the slot's mutex). Inline: the lock-free step calls it for every id.
 inline void usable_reserved(Entry* e, const Slot* s, int32 node, int64& unit, int64& counter)
 {
-    const int64 r = (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->reserved));
+    const bool own = shared_stream(s); // a shared stream: this database's mark, as this backend confirmed it
+    const int64 r = own ? e->own_reserved : (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->reserved));
     if (unlikely(r != e->res_value || node != e->res_node))
         decode_reserved(e, r, node);
     unit = e->res_unit;
     counter = e->res_counter;
     if (sync_required()) {
-        const int64 sr = (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->sync_reserved));
+        const int64 sr = own ? e->own_sync_reserved : (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->sync_reserved));
         if (sr != r)
             sync_reserved_for(e, r, sr, node, unit, counter);
     }
@@ -608,7 +733,7 @@ int64 nextval_fast(Entry* e, int32 node)
         SpinLockRelease(&s->mutex);
 
         if (!ready) {
-            init_slot(e);
+            init_slot(e, node);
             continue;
         }
         if (!ok)

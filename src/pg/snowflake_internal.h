@@ -70,13 +70,18 @@ static_assert(sizeof(Definition) == 16 + 2 * idseq::kFieldCount, "Definition has
 Definition definition_of(const Layout& l);
 
 struct Slot {
-    // The key, written once under the table lock before the slot is counted in used. A layout
-    // dropped (DROP EXTENSION) and created again under its name with another definition takes
-    // another slot: a backend still running the old definition (a long statement sees no
-    // invalidation) can then never move the new definition's word.
+    // The key, written once under the table lock before the slot is counted in used. A
+    // layout's ids come from the server's stream of its (definition, node id): db is
+    // InvalidOid and name empty, and every database issuing that definition with that node id
+    // shares the slot (each under its own durable mark: see "Databases sharing a stream" in
+    // snowflake_generator.cpp). idseq_uuidv7()'s generator keeps a slot per database (db, name
+    // kUuidv7Entry, node -1): its order is per database. A layout dropped and created again
+    // with another definition takes another slot: a backend still running the old definition
+    // (a long statement sees no invalidation) can then never move the new definition's word.
     Oid db;
     char name[NAMEDATALEN];
     Definition definition;
+    int32 node; // -1: the layout has no node field
     // mutex serialises the slot's set-up, its reservations and the ids next() decides (see
     // nextval_fast); the fields up to saved are protected by it.
     slock_t mutex;
@@ -133,7 +138,13 @@ extern shmem_request_hook_type prev_shmem_request_hook;
 extern shmem_startup_hook_type prev_shmem_startup_hook;
 void shmem_request();
 void shmem_startup();
-Slot* find_slot(const char* name, const Definition& definition);
+// The slot of a layout's stream: (definition, node) for the server, or this database's for
+// idseq_uuidv7() (name kUuidv7Entry); nullptr when every slot is taken.
+Slot* find_slot(const char* name, const Definition& definition, int32 node);
+// A slot's number in the table (the tag of the lock that serialises its set-ups).
+uint32 slot_number(const Slot* s);
+// Whether the entry's slot is a stream shared by the server's databases.
+inline bool shared_stream(const Slot* s) { return s && s->db == InvalidOid; }
 
 // ---- Layouts (snowflake_layouts.cpp) ----------------------------------------------------------
 
@@ -153,6 +164,13 @@ struct Entry {
     Slot* slot = nullptr; // nullptr: the slow path
     idseq::slot::Issuer issuer; // the slot's setup and word as this backend last saw them
     bool slot_checked = false;
+    int32 slot_node = INT32_MIN; // the node id slot was found for
+    // A shared stream (shared_stream): this backend joined it (join_stream), and the part of
+    // the stream it may issue under, its own database's durable mark as it last confirmed it
+    // (encoded; -1: none), and that mark as last confirmed while synchronous standbys were
+    // required. The slot's reserved cells serve the per-database slots only.
+    bool joined = false;
+    int64 own_reserved = -1, own_sync_reserved = -1;
     bool has_node = false, has_rand = false;
     int64 max_node = 0;
     bool relations_checked = false;
@@ -249,6 +267,12 @@ int32 effective_node_id();
 void claim_layout(Entry* e, int32 node);
 // claim_layout again, reading the claim file even when this backend checked it before.
 void recheck_claim(Entry* e, int32 node);
+// For the set-up of the server's shared stream of (e's definition, node) after a start: true
+// when no id of the pair can have been issued on this server before (no claim file names
+// it, and the claims' record shows none was lost); in any case the pair's claim file is
+// written when missing, so that a later start without preload knows the pair was issued.
+// A damaged claim file is an error (XX001).
+bool stream_never_issued(const Entry* e, int32 node);
 
 // ---- The server's fence (snowflake_fence.cpp) ---------------------------------------------------
 
