@@ -2,11 +2,16 @@
 // (idseq.node_id, or its own one from idseq.node_id_by_database), and the server-wide claim
 // that keeps two databases from issuing the same ids.
 //
-// A generator is per database and layout: two databases of one server issuing ids of one
-// layout definition with one node id would issue the same ids (their marks and last ids are
-// separate). So the first database that issues a definition's ids with a node id claims the
-// pair for the server, and any other database is refused until it has a node id of its own
-// (idseq.node_id_by_database) or the claiming database is dropped.
+// A generator's marks are per database and layout: two databases of one server issuing ids of
+// one layout definition with one node id would issue the same ids unless they share one
+// stream. With preload they do (the server's shared-memory stream of the pair: see "Databases
+// sharing a stream" in snowflake_generator.cpp), and no claim is taken. Without preload, or
+// for a pair that found no free slot, the first database that issues a definition's ids with
+// a node id claims the pair for the server, and any other database is refused until it has a
+// node id of its own (idseq.node_id_by_database), the claiming database is dropped, or the
+// holder has been idle for ten leases. A stream writes the pair's claim file too, the first
+// time it issues the pair on the server, with the layout name kStreamClaim: it names no
+// database that issues the pair alone, and tells a later start that the pair was issued.
 //
 // Without shared_preload_libraries there is no shared memory, and a claim must outlive
 // restarts and crashes anyway, so a claim is a file in the data directory,

@@ -1,7 +1,8 @@
 // Snowflake ids: the generator's two paths, and why they never issue an id twice or out of order.
 //
-// A generator is per database and layout (layouts live in the database's registry; see the
-// README for that scope). Its state:
+// A generator's durable state is per database and layout (layouts live in the database's
+// registry; see the README for that scope); with preload its shared-memory state S is the
+// server's, per (definition, node id). Its state:
 //
 //   H  the durable high-water mark, a place in the ids (idseq::Mark: a time unit, or a node's
 //      counter inside one): every id ever issued lies at or below it. It is the
@@ -32,16 +33,19 @@
 //      postmaster saves it in a file at a clean shutdown, for the next start only; see
 //      "Clean shutdown" in snowflake_shmem.cpp).
 //
-// Fast path (idseq in shared_preload_libraries): one slot per (database, layout) holds S in
+// Fast path (idseq in shared_preload_libraries): one slot per (layout definition, node id) for
+// the whole server -- shared by its databases, each under its own H: see "Databases sharing a
+// stream" below; idseq_uuidv7()'s: one per database -- holds S in
 // atomics -- the last id's (unit, node, counter) packed in one word, the reserved unit, the
 // last clock reading, the anchor -- no WAL, no buffer lock. The common id (the clock not behind,
 // no anchor, the unit reserved, within max_ahead of the clock) is one compare-and-swap of the
 // word without a lock (try_lock_free); every other step (a reservation, a wait for the clock,
 // an anchor, a clock step-back, the first id after a set-up) runs next() under the slot's
 // spinlock and issues with a compare-and-swap of the word too. A step that needs a
-// reservation moves H (outside the spinlock) and publishes it in S. The first use of a slot
-// after a start takes the layout's lock, reads H, sets P to unknown and does
-// restart_from(S, H).
+// reservation moves H (outside the spinlock) and publishes it in S (for a shared stream: in
+// the reserving backend's own view of its database's H). The first use of a slot after a start
+// takes the layout's lock, reads H, sets P to unknown and does restart_from(S, H) (a shared
+// stream: join_stream, which also restarts above the fence).
 // Slow path (no preload, or no free slot): each id locks P's buffer (an LWLock, as nextval
 // locks its sequence's), rebuilds the state from P (with the anchor every backend shares, kept
 // in P's log_cnt) -- or, when P is unknown, restarts from
