@@ -286,7 +286,7 @@ idseq::Mark reserve(Entry* e, int64 unit, int64 counter, int32 node, int64 now_u
     // The claim again, once per reservation: a claim file lost while this database issues
     // ids (deleted, damaged, taken by another database meanwhile) stops it here rather than
     // let two databases issue one node's ids.
-    if (!shared_stream(e->slot))
+    if (!e->stream)
         recheck_claim(e, node);
     lock_layout(e);
     XLogRecPtr lsn;
@@ -670,7 +670,7 @@ __attribute__((noinline)) void sync_reserved_for(const Entry* e, int64 r, int64 
 // calls it under the slot's mutex). Inline: the lock-free step calls it for every id.
 inline void usable_reserved(Entry* e, const Slot* s, int32 node, int64& unit, int64& counter)
 {
-    const bool own = shared_stream(s); // a shared stream: this database's mark, as this backend confirmed it
+    const bool own = e->stream; // a shared stream: this database's mark, as this backend confirmed it
     const int64 r = own ? e->own_reserved : (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->reserved));
     if (unlikely(r != e->res_value || node != e->res_node))
         decode_reserved(e, r, node);

@@ -169,6 +169,7 @@ struct Entry {
     // the stream it may issue under, its own database's durable mark as it last confirmed it
     // (encoded; -1: none), and that mark as last confirmed while synchronous standbys were
     // required. The slot's reserved cells serve the per-database slots only.
+    bool stream = false; // shared_stream(slot), kept here: the slot's key shares a cache line with its mutex
     bool joined = false;
     int64 own_reserved = -1, own_sync_reserved = -1;
     bool has_node = false, has_rand = false;

@@ -232,6 +232,7 @@ bool load_entry(Entry* e, const char* name, Oid nsp)
     e->res_value = PG_INT64_MIN; // the fast path's decoded mark is this definition's
     e->slot_checked = false; // the slot of this definition, joined again (join_stream)
     e->slot = nullptr;
+    e->stream = false;
     e->joined = false;
     e->own_reserved = e->own_sync_reserved = -1;
     e->last_locked_lxid = InvalidLocalTransactionId;

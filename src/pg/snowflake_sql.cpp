@@ -70,11 +70,12 @@ int64 snowflake::issue_id(Entry* e, const char* caller)
         e->slot = find_slot(e->name, definition_of(e->layout), node);
         e->slot_checked = true;
         e->slot_node = node;
+        e->stream = shared_stream(e->slot);
         e->joined = false;
     }
     // A shared stream needs no claim: its databases issue its ids together. Otherwise one
     // database of the server issues the pair's ids (snowflake_claims.cpp).
-    if (!shared_stream(e->slot) && e->claim_node != (e->has_node ? node : -1)) // once per layout and node id
+    if (!e->stream && e->claim_node != (e->has_node ? node : -1)) // once per layout and node id
         claim_layout(e, node); // after the slot is known: a claim taken over sets it up again
     return e->slot ? nextval_fast(e, node) : nextval_slow(e, node);
 }
