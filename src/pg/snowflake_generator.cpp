@@ -526,16 +526,40 @@ void init_slot(Entry* e, int32 node)
 // place above it asks for a reservation of its own database's H, which raises the server's
 // fence too (reserve). So every id lies under its database's H and under the fence, both
 // WAL-logged, and what happens after a crash or a promotion follows from them alone:
-//  - a backend's first id of a layout joins the stream (join_stream): its database's H,
-//    confirmed and raised into the fence, becomes its view, the slow path's last id is made
-//    unknown (rule 4), and the word is raised above H when it is below (a restored database
-//    whose rows carry ids above the stream), under a server-wide lock per slot;
+//  - a backend's first id of a layout joins the stream (join_stream), under a server-wide
+//    lock per slot: its database's H, confirmed and raised into the fence, becomes its view,
+//    and the slow path's last id is made unknown (rule 4);
 //  - the first join after a start sets the stream up: from the word saved at a clean
 //    shutdown (rule 6: the stream was the pair's only issuer in that run, since a pair with
 //    a slot never takes the slow path while the server runs), or above the fence, which
 //    covers every database's H and so every id of the pair issued before on this server, or,
 //    when no id of the pair can have been issued on this server (stream_never_issued), above
-//    H alone, so that a layout's first id on a server carries the clock's time.
+//    the joiner's H alone, so that a layout's first id on a server carries the clock's time;
+//  - an H above the fence was not made by a reservation of this server (every reservation
+//    raises the fence over its mark): a restore from elsewhere, whose rows may carry ids up to
+//    it. The word goes above such an H; an H the fence covers needs nothing, since every id
+//    under it was issued on this server, below where the stream started or by the stream.
+// An H that ends inside a unit for another node id (the database's node id changed) covers no
+// id of this node in that unit, so this node's ids may start at that unit's first counter,
+// not wait for the next unit (an hour on an hourly layout).
+namespace {
+
+uint64 restart_word(const Entry* e, const idseq::Mark& mark, int32 word_node)
+{
+    idseq::Mark m = mark;
+    if (e->has_node && m.unit >= 0 && !m.whole() && m.node != word_node)
+        m = m.unit > 0 ? idseq::Mark{m.unit - 1} : idseq::Mark{};
+    uint64 word = 0;
+    run([&] {
+        GenState st{};
+        idseq::restart_from_mark(e->layout, st, m, word_node);
+        word = idseq::position_of(e->layout, st, word_node);
+    });
+    return word;
+}
+
+} // namespace
+
 void join_stream(Entry* e, int32 node)
 {
     Slot* s = e->slot;
@@ -547,32 +571,23 @@ void join_stream(Entry* e, int32 node)
     const bool ready = s->ready, saved = s->saved;
     SpinLockRelease(&s->mutex);
     const bool above_fence = !ready && !saved && !stream_never_issued(e, node);
-    const int64 fence_us = above_fence ? wait_out_fence(e) : 0;
     lock_layout(e);
     XLogRecPtr lsn;
-    idseq::Mark mark = read_mark(e, lsn);
-    if (above_fence) {
-        const idseq::Mark fence = idseq::fence_mark(e->layout, fence_us, word_node);
-        if (!idseq::mark_covers(mark, fence)) {
-            write_mark(e, idseq::mark_max(mark, fence));
-            mark = read_mark(e, lsn);
-        }
-    }
-    // H into the fence: a restored H above it may have ids under it that no reservation of
-    // this server raised the fence for (and H far ahead of the clock is refused there)
+    const idseq::Mark mark = read_mark(e, lsn);
+    const int64 fence_us = fence_read(e->layout.unit_us); // before this join raises it
+    int64 mark_us = 0;
+    run([&] { mark_us = idseq::fence_of_mark(e->layout, mark); });
+    const bool foreign = mark_us > fence_us;
+    // H into the fence: ids under a foreign H may have been issued on another server, and a
+    // later start must go above them (an H far ahead of the clock is refused there)
     confirm_mark(e, std::max(lsn, raise_fence_to(e, mark)));
     (void) forget_last(e);
+    const uint64 own = restart_word(e, mark, word_node);
+    const uint64 fenced = above_fence ? restart_word(e, idseq::fence_mark(e->layout, fence_us, word_node), word_node) : 0;
     // the fence as a mark, for the saved word's check: every id of the pair lies under it
-    const idseq::Mark fence_now = saved ? idseq::fence_mark(e->layout, fence_read(e->layout.unit_us), word_node)
-                                        : idseq::Mark{};
+    const idseq::Mark fence_now = idseq::fence_mark(e->layout, std::max(fence_us, mark_us), word_node);
     int64 encoded = -1;
-    uint64 restart = 0;
-    run([&] {
-        encoded = idseq::encode_mark(e->layout, mark);
-        GenState st{};
-        idseq::restart_from_mark(e->layout, st, mark, word_node);
-        restart = idseq::pack_position(e->layout, idseq::Position{st.last_unit, word_node, st.counter});
-    });
+    run([&] { encoded = idseq::encode_mark(e->layout, mark); });
     SpinLockAcquire(&s->mutex);
     bool done = true;
     if (!s->ready) {
@@ -580,9 +595,10 @@ void join_stream(Entry* e, int32 node)
         done = idseq::pg::try_run(spin_error, [&] {
             idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) {
                 const idseq::Position p = idseq::unpack_position(e->layout, old);
-                const bool resume = s->saved && p.last_unit >= 0 &&
-                    idseq::mark_covers_id(e->layout, fence_now, p.last_unit, p.node, p.counter);
-                return resume ? std::max(old, restart) : restart;
+                if (s->saved && p.last_unit >= 0 &&
+                    idseq::mark_covers_id(e->layout, fence_now, p.last_unit, p.node, p.counter))
+                    return foreign ? std::max(old, own) : old; // right after the last id of the last run
+                return std::max(own, fenced);
             });
         });
         idseq::slot::reset_cells<PgAtomics>(*s, INT64CONST(-1), INT64CONST(-1)); // reservations: each database's own
@@ -593,10 +609,10 @@ void join_stream(Entry* e, int32 node)
             s->generation = idseq::slot::next_generation(s->generation);
             idseq::slot::publish_setup<PgAtomics>(*s, s->generation);
         }
-    } else if (restart > pg_atomic_read_u64(&s->word)) {
+    } else if (foreign && own > pg_atomic_read_u64(&s->word)) {
         // this database's ids (restored ones) reach above the stream: the word goes above them
         idseq::slot::begin_setup<PgAtomics>(*s);
-        idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) { return std::max(old, restart); });
+        idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) { return std::max(old, own); });
         s->generation = idseq::slot::next_generation(s->generation);
         idseq::slot::publish_setup<PgAtomics>(*s, s->generation);
     }

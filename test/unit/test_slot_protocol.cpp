@@ -381,8 +381,9 @@ TEST(SlotProtocol, ClockReadingsOnlyRise)
 // sharing a stream"): issuers of two databases on one slot, each under its own database's
 // durable mark as it last confirmed it (a view of its own, not the slot's reserved cell), each
 // reservation raising its database's mark and the server's fence. The second database joins
-// while the first issues, its mark above the stream (a restored database whose rows carry ids
-// above it): the join raises the word above its mark, as a set-up. Every id is distinct, each
+// while the first issues, its mark above the stream and the fence (a database restored from
+// elsewhere, whose rows carry ids up to it): the join raises the word above its mark, as a
+// set-up; a join whose mark the fence covers leaves the word alone. Every id is distinct, each
 // issuer's ids increase, every id lies under its own database's durable mark and under the
 // fence, and the second database's ids lie above its mark as it joined.
 TEST(SlotProtocol, DatabasesShareOneStreamUnderTheirOwnMarks)
@@ -392,7 +393,7 @@ TEST(SlotProtocol, DatabasesShareOneStreamUnderTheirOwnMarks)
     std::atomic<int64_t> durable[kDatabases];
     std::mutex db_lock[kDatabases]; // each database's layout lock
     std::mutex fence_lock;
-    Mark fence{1040}; // the server's fence: covers every mark (the join raises it to the joiner's)
+    Mark fence{1000}; // the server's fence: covers every mark a reservation made (a join raises it to the joiner's)
     durable[0] = encode_mark(sv.layout, Mark{1000});
     durable[1] = encode_mark(sv.layout, Mark{1040}); // ahead of the stream: restored rows up to unit 1040
     std::mutex join_lock; // the server-wide lock of the slot's set-ups
@@ -416,12 +417,20 @@ TEST(SlotProtocol, DatabasesShareOneStreamUnderTheirOwnMarks)
                 std::lock_guard<std::mutex> j(join_lock);
                 std::lock_guard<std::mutex> l(db_lock[db]);
                 view = durable[db].load();
+                const Mark h = decode_mark(sv.layout, view);
                 GenState st;
-                restart_from_mark(sv.layout, st, decode_mark(sv.layout, view), kNode);
+                restart_from_mark(sv.layout, st, h, kNode);
                 const uint64_t restart = position_of(sv.layout, st, kNode);
-                joined_above[t] = restart;
+                bool foreign;
+                {
+                    std::lock_guard<std::mutex> fl(fence_lock);
+                    foreign = !mark_covers(fence, h); // not made by a reservation of this server
+                    fence = mark_max(fence, h);
+                }
+                if (foreign)
+                    joined_above[t] = restart;
                 std::lock_guard<std::mutex> g(sv.mutex);
-                if (restart > StdAtomics::read(sv.c.word)) {
+                if (foreign && restart > StdAtomics::read(sv.c.word)) {
                     slot::begin_setup<StdAtomics>(sv.c);
                     slot::exchange_word<StdAtomics>(sv.c, [&](uint64_t old) { return std::max(old, restart); });
                     sv.generation = slot::next_generation(sv.generation);

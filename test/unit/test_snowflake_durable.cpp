@@ -168,8 +168,9 @@ TEST(SnowflakeDurable, BothPathsCrashesRestartsAndNodeChangesNeverRepeat)
 // lost), clean restarts that switch paths, clock steps and a database's mark set ahead (a
 // restore): no id issued twice across the databases, and every id under its database's H.
 // Mutations of the model this test catches: a stream set up after a crash from the joiner's
-// H without the fence, and a reservation on the shared stream that does not raise the fence
-// (each applied and seen to fail: an id issued twice).
+// H without the fence, a reservation on the shared stream that does not raise the fence, and a
+// join that leaves the word below a mark the fence does not cover (each applied and seen to
+// fail: an id issued twice).
 struct SharedStreamServer {
     const Layout& layout;
     int64_t node;
@@ -225,20 +226,22 @@ struct SharedStreamServer {
     }
     void join(int db, Backend& b)
     {
+        const bool foreign = fence_of_mark(layout, H[db]) > fence_us; // not made by a reservation here
+        const uint64_t own = restart_word(H[db]);
         if (!ready) {
-            if (!saved && (issued_ever || record_lost))
-                above_fence(db);
+            const uint64_t fenced =
+                !saved && (issued_ever || record_lost) ? restart_word(fence_mark(layout, fence_us, node)) : 0;
             raise_fence(H[db]);
             P[db] = -1;
-            const uint64_t restart = restart_word(H[db]);
             const Mark fence = fence_mark(layout, fence_us, node);
             if (saved)
                 cells.word = saved_word;
             slot::begin_setup<test::StdAtomics>(cells);
             slot::exchange_word<test::StdAtomics>(cells, [&](uint64_t old) {
                 const Position p = unpack_position(layout, old);
-                const bool resume = saved && p.last_unit >= 0 && mark_covers_id(layout, fence, p.last_unit, p.node, p.counter);
-                return resume ? std::max(old, restart) : restart;
+                if (saved && p.last_unit >= 0 && mark_covers_id(layout, fence, p.last_unit, p.node, p.counter))
+                    return foreign ? std::max(old, own) : old;
+                return std::max(own, fenced);
             });
             slot::reset_cells<test::StdAtomics>(cells, -1, -1);
             saved = false;
@@ -248,10 +251,9 @@ struct SharedStreamServer {
         } else {
             raise_fence(H[db]);
             P[db] = -1;
-            const uint64_t restart = restart_word(H[db]);
-            if (restart > cells.word) {
+            if (foreign && own > cells.word) {
                 slot::begin_setup<test::StdAtomics>(cells);
-                slot::exchange_word<test::StdAtomics>(cells, [&](uint64_t old) { return std::max(old, restart); });
+                slot::exchange_word<test::StdAtomics>(cells, [&](uint64_t old) { return std::max(old, own); });
                 generation = slot::next_generation(generation);
                 slot::publish_setup<test::StdAtomics>(cells, generation);
                 ++raised_by_join;
@@ -382,9 +384,17 @@ TEST(SnowflakeDurable, DatabasesSharingAStreamNeverRepeatAcrossCrashesAndPathSwi
                 now -= static_cast<int64_t>(rng() % 5000);
             } else if (r < 9960)
                 srv.clean_restart(rng() % 3 != 0); // with preload, mostly
-            else if (r < 9962) { // a database's mark set ahead, as a restore from a server whose clock ran ahead
+            else if (r < 9962) {
+                // a dump from another server whose clock ran ahead restored into a database: its
+                // mark, and a row with an id in its last unit, which no new id may repeat
                 const int db = static_cast<int>(rng() % 2);
-                srv.H[db] = mark_max(srv.H[db], Mark{now + static_cast<int64_t>(rng() % 2000)});
+                const Mark restored{std::max(now, fence_mark(l, srv.fence_us, srv.node).unit) + 1 +
+                                    static_cast<int64_t>(rng() % 2000)};
+                if (fence_of_mark(l, restored) > srv.fence_us && !mark_covers(srv.H[db], restored)) {
+                    srv.H[db] = mark_max(srv.H[db], restored);
+                    seen.insert(compose(l, restored.unit, srv.node, 0, 0));
+                    srv.backends[db].joined = srv.backends[db + 2].joined = false; // new sessions
+                }
             }
             srv.lease_us = rng() % 2 == 0 ? static_cast<int64_t>(rng() % 50) * l.unit_us
                                           : static_cast<int64_t>(rng() % static_cast<uint64_t>(l.unit_us));
