@@ -636,7 +636,7 @@ void claim_layout(Entry* e, int32 node)
     e->claim_node = node;
 }
 
-bool stream_never_issued(const Entry* e, int32 node)
+StreamHistory stream_history(const Entry* e, int32 node)
 {
     if (!e->has_node)
         node = -1;
@@ -649,13 +649,19 @@ bool stream_never_issued(const Entry* e, int32 node)
     time_t touched = 0;
     uint32 timeline = 0;
     const Oid holder = read_claim(path, holder_layout, touched, timeline);
-    bool never = false;
+    StreamHistory history = StreamHistory::Unknown;
     if (!OidIsValid(holder)) {
-        never = never_claimed_here();
+        if (never_claimed_here())
+            history = StreamHistory::Never;
         write_claim(path, MyDatabaseId, kStreamClaim, true);
+    } else {
+        if (holder == MyDatabaseId && timeline == GetWALInsertionTimeLine() && strcmp(holder_layout, e->name) == 0)
+            history = StreamHistory::Mine;
+        if (strcmp(holder_layout, kStreamClaim) != 0)
+            write_claim(path, MyDatabaseId, kStreamClaim, false);
     }
     LockRelease(&tag, ExclusiveLock, false);
-    return never;
+    return history;
 }
 
 void recheck_claim(Entry* e, int32 node)

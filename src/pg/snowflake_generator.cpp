@@ -570,7 +570,8 @@ void join_stream(Entry* e, int32 node)
     SpinLockAcquire(&s->mutex);
     const bool ready = s->ready, saved = s->saved;
     SpinLockRelease(&s->mutex);
-    const bool above_fence = !ready && !saved && !stream_never_issued(e, node);
+    const StreamHistory history = !ready && !saved ? stream_history(e, node) : StreamHistory::Unknown;
+    const bool above_fence = !ready && !saved && history == StreamHistory::Unknown;
     lock_layout(e);
     XLogRecPtr lsn;
     const idseq::Mark mark = read_mark(e, lsn);
@@ -581,8 +582,22 @@ void join_stream(Entry* e, int32 node)
     // H into the fence: ids under a foreign H may have been issued on another server, and a
     // later start must go above them (an H far ahead of the clock is refused there)
     confirm_mark(e, std::max(lsn, raise_fence_to(e, mark)));
-    (void) forget_last(e);
-    const uint64 own = restart_word(e, mark, word_node);
+    const int64 last_id = forget_last(e);
+    uint64 own = restart_word(e, mark, word_node);
+    if (history == StreamHistory::Mine && last_id >= 0 && last_id <= e->layout.max_id()) {
+        // this layout of this database issued the pair alone, without preload, and its last
+        // id is still known (a clean restart): the pair's last id, so the ids go on right after
+        // it (rule 7), as a clean restart that adds idseq to shared_preload_libraries should
+        run([&] {
+            const idseq::Position p{idseq::unit_of_id(e->layout, last_id), idseq::node_of(e->layout, last_id),
+                                    idseq::counter_of(e->layout, last_id)};
+            if (p.node == (e->has_node ? word_node : 0) &&
+                idseq::mark_covers_id(e->layout, mark, p.last_unit, p.node, p.counter)) {
+                const GenState st = idseq::resume_from_last_id(e->layout, last_id, mark.unit, word_node);
+                own = idseq::position_of(e->layout, st, word_node);
+            }
+        });
+    }
     const uint64 fenced = above_fence ? restart_word(e, idseq::fence_mark(e->layout, fence_us, word_node), word_node) : 0;
     // the fence as a mark, for the saved word's check: every id of the pair lies under it
     const idseq::Mark fence_now = idseq::fence_mark(e->layout, std::max(fence_us, mark_us), word_node);

@@ -268,12 +268,16 @@ int32 effective_node_id();
 void claim_layout(Entry* e, int32 node);
 // claim_layout again, reading the claim file even when this backend checked it before.
 void recheck_claim(Entry* e, int32 node);
-// For the set-up of the server's shared stream of (e's definition, node) after a start: true
-// when no id of the pair can have been issued on this server before (no claim file names
-// it, and the claims' record shows none was lost); in any case the pair's claim file is
-// written when missing, so that a later start without preload knows the pair was issued.
-// A damaged claim file is an error (XX001).
-bool stream_never_issued(const Entry* e, int32 node);
+// For the set-up of the server's shared stream of (e's definition, node) after a start, what
+// the claims say of the pair: never issued on this server (no claim file names it, and the
+// claims' record shows none was lost); issued by this database's layout e alone (its claim,
+// written without preload on this timeline: its ids are above every other database's, and
+// its last id, when known, is the pair's last); or anything else (the fence decides). The
+// pair's claim file is then written as the stream's (kStreamClaim), so that a later start
+// knows the pair may have been issued by any database. A damaged claim file is an error
+// (XX001).
+enum class StreamHistory { Never, Mine, Unknown };
+StreamHistory stream_history(const Entry* e, int32 node);
 
 // ---- The server's fence (snowflake_fence.cpp) ---------------------------------------------------
 

@@ -229,8 +229,15 @@ struct SharedStreamServer {
         const bool foreign = fence_of_mark(layout, H[db]) > fence_us; // not made by a reservation here
         const uint64_t own = restart_word(H[db]);
         if (!ready) {
-            const uint64_t fenced =
-                !saved && (issued_ever || record_lost) ? restart_word(fence_mark(layout, fence_us, node)) : 0;
+            // the claim of this database, without preload: its ids are the pair's greatest
+            const bool mine = !saved && holder == db && !record_lost;
+            const uint64_t fenced = !saved && !mine && (issued_ever || record_lost)
+                ? restart_word(fence_mark(layout, fence_us, node)) : 0;
+            uint64_t from = own;
+            if (mine && P[db] >= 0)
+                from = position_of(layout, resume_from_last_id(layout, P[db], H[db].unit, node), node);
+            if (!saved)
+                holder = -2; // the stream's claim: any database may have issued the pair
             raise_fence(H[db]);
             P[db] = -1;
             const Mark fence = fence_mark(layout, fence_us, node);
@@ -241,7 +248,7 @@ struct SharedStreamServer {
                 const Position p = unpack_position(layout, old);
                 if (saved && p.last_unit >= 0 && mark_covers_id(layout, fence, p.last_unit, p.node, p.counter))
                     return foreign ? std::max(old, own) : old;
-                return std::max(own, fenced);
+                return std::max(from, fenced);
             });
             slot::reset_cells<test::StdAtomics>(cells, -1, -1);
             saved = false;
@@ -306,8 +313,9 @@ struct SharedStreamServer {
         if (holder != db) {
             if (holder >= 0 && rng() % 50 != 0)
                 return -3; // refused: the holder is not idle
+            // (holder -2: the stream's claim, nobody's)
             // the claim taken (no holder, or an idle one): above the fence unless never issued
-            if (issued_ever || record_lost || holder >= 0) {
+            if (issued_ever || record_lost || holder != -1) {
                 above_fence(db);
                 raise_fence(H[db]);
                 P[db] = -1;
