@@ -547,8 +547,13 @@ namespace {
 uint64 restart_word(const Entry* e, const idseq::Mark& mark, int32 word_node)
 {
     idseq::Mark m = mark;
-    if (e->has_node && m.unit >= 0 && !m.whole() && m.node != word_node)
-        m = m.unit > 0 ? idseq::Mark{m.unit - 1} : idseq::Mark{};
+    if (e->has_node && m.unit >= 0 && !m.whole() && m.node != word_node) {
+        // a higher node's ids of that unit lie above the mark's; a lower node's below them
+        if (word_node > m.node)
+            m = m.unit > 0 ? idseq::Mark{m.unit - 1} : idseq::Mark{};
+        else
+            m = idseq::Mark{m.unit};
+    }
     uint64 word = 0;
     run([&] {
         GenState st{};
@@ -599,6 +604,15 @@ void join_stream(Entry* e, int32 node)
         });
     }
     const uint64 fenced = above_fence ? restart_word(e, idseq::fence_mark(e->layout, fence_us, word_node), word_node) : 0;
+    // this backend's own last id of the layout (another stream's, before a change of node id):
+    // its next ids go above it, so that a session's ids keep increasing
+    uint64 after_mine = 0;
+    {
+        idseq::Position last;
+        run([&] { last = idseq::unpack_position(e->layout, e->issuer.word); });
+        if (last.last_unit >= 0)
+            after_mine = restart_word(e, idseq::Mark{last.last_unit, last.node, last.counter}, word_node);
+    }
     // the fence as a mark, for the saved word's check: every id of the pair lies under it
     const idseq::Mark fence_now = idseq::fence_mark(e->layout, std::max(fence_us, mark_us), word_node);
     int64 encoded = -1;
@@ -612,8 +626,8 @@ void join_stream(Entry* e, int32 node)
                 const idseq::Position p = idseq::unpack_position(e->layout, old);
                 if (s->saved && p.last_unit >= 0 &&
                     idseq::mark_covers_id(e->layout, fence_now, p.last_unit, p.node, p.counter))
-                    return foreign ? std::max(old, own) : old; // right after the last id of the last run
-                return std::max(own, fenced);
+                    return std::max(foreign ? std::max(old, own) : old, after_mine); // right after the last id of the last run
+                return std::max(std::max(own, fenced), after_mine);
             });
         });
         idseq::slot::reset_cells<PgAtomics>(*s, INT64CONST(-1), INT64CONST(-1)); // reservations: each database's own
@@ -624,10 +638,12 @@ void join_stream(Entry* e, int32 node)
             s->generation = idseq::slot::next_generation(s->generation);
             idseq::slot::publish_setup<PgAtomics>(*s, s->generation);
         }
-    } else if (foreign && own > pg_atomic_read_u64(&s->word)) {
-        // this database's ids (restored ones) reach above the stream: the word goes above them
+    } else if (std::max(foreign ? own : 0, after_mine) > pg_atomic_read_u64(&s->word)) {
+        // this database's ids (restored ones), or this session's, reach above the stream: the
+        // word goes above them
+        const uint64 above = std::max(foreign ? own : 0, after_mine);
         idseq::slot::begin_setup<PgAtomics>(*s);
-        idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) { return std::max(old, own); });
+        idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) { return std::max(old, above); });
         s->generation = idseq::slot::next_generation(s->generation);
         idseq::slot::publish_setup<PgAtomics>(*s, s->generation);
     }
