@@ -234,6 +234,8 @@ constexpr const char* kClaimDir = "idseq_snowflake_claims";
 // The layout name of a claim written by the set-up of a shared stream: the pair was issued on
 // this server, by whichever databases shared the stream.
 constexpr const char* kStreamClaim = "(stream)";
+// ... and of one that more than one database joined, or whose history was not known.
+constexpr const char* kStreamsClaim = "(streams)";
 
 // The claim's file name: the definition spelled out, then the node id (-1: the layout has none).
 void claim_path(const Definition& d, int32 node, char* out, size_t size)
@@ -597,7 +599,7 @@ void claim_layout(Entry* e, int32 node)
     // A claim a shared stream wrote (kStreamClaim) names no database that issues the pair
     // alone: every database of a run with preload may have issued it. Taken again likewise.
     const bool stale = (holder == MyDatabaseId && timeline != GetWALInsertionTimeLine()) ||
-        (OidIsValid(holder) && strcmp(holder_layout, kStreamClaim) == 0);
+        (OidIsValid(holder) && (strcmp(holder_layout, kStreamClaim) == 0 || strcmp(holder_layout, kStreamsClaim) == 0));
     if (holder != MyDatabaseId || stale) {
         if (!stale && OidIsValid(holder) && SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(holder))) {
             const int64 idle_s = int64(time(nullptr)) - int64(touched);
@@ -636,7 +638,7 @@ void claim_layout(Entry* e, int32 node)
     e->claim_node = node;
 }
 
-StreamHistory stream_history(const Entry* e, int32 node)
+StreamHistory stream_history(const Entry* e, int32 node, bool& multi)
 {
     if (!e->has_node)
         node = -1;
@@ -650,18 +652,37 @@ StreamHistory stream_history(const Entry* e, int32 node)
     uint32 timeline = 0;
     const Oid holder = read_claim(path, holder_layout, touched, timeline);
     StreamHistory history = StreamHistory::Unknown;
+    multi = false;
     if (!OidIsValid(holder)) {
         if (never_claimed_here())
             history = StreamHistory::Never;
         write_claim(path, MyDatabaseId, kStreamClaim, true);
-    } else {
-        if (holder == MyDatabaseId && timeline == GetWALInsertionTimeLine() && strcmp(holder_layout, e->name) == 0)
-            history = StreamHistory::Mine;
+    } else if (holder == MyDatabaseId && timeline == GetWALInsertionTimeLine() &&
+               (strcmp(holder_layout, e->name) == 0 || strcmp(holder_layout, kStreamClaim) == 0)) {
+        // this database alone: its claim without preload, or a stream only it joined
+        history = StreamHistory::Mine;
         if (strcmp(holder_layout, kStreamClaim) != 0)
             write_claim(path, MyDatabaseId, kStreamClaim, false);
+    } else {
+        multi = true;
+        if (strcmp(holder_layout, kStreamsClaim) != 0 || timeline != GetWALInsertionTimeLine())
+            write_claim(path, MyDatabaseId, kStreamsClaim, false);
     }
     LockRelease(&tag, ExclusiveLock, false);
     return history;
+}
+
+void note_stream_shared(const Entry* e, int32 node)
+{
+    if (!e->has_node)
+        node = -1;
+    char path[MAXPGPATH];
+    claim_path(definition_of(e->layout), node, path, sizeof path);
+    LOCKTAG tag;
+    claim_lock_tag(tag);
+    (void) LockAcquire(&tag, ExclusiveLock, false, false);
+    write_claim(path, MyDatabaseId, kStreamsClaim, false);
+    LockRelease(&tag, ExclusiveLock, false);
 }
 
 void recheck_claim(Entry* e, int32 node)

@@ -575,8 +575,15 @@ void join_stream(Entry* e, int32 node)
     SpinLockAcquire(&s->mutex);
     const bool ready = s->ready, saved = s->saved;
     SpinLockRelease(&s->mutex);
-    const StreamHistory history = !ready && !saved ? stream_history(e, node) : StreamHistory::Unknown;
+    // (a set-up from the saved state reads the claims too, to know the stream's databases)
+    bool multi = false;
+    const StreamHistory history = !ready ? stream_history(e, node, multi) : StreamHistory::Unknown;
     const bool above_fence = !ready && !saved && history == StreamHistory::Unknown;
+    if (ready && !s->stream_multi && s->stream_db != MyDatabaseId) {
+        // a second database joins: a later start must take the fence (durable before any id)
+        note_stream_shared(e, node);
+        s->stream_multi = true;
+    }
     lock_layout(e);
     XLogRecPtr lsn;
     const idseq::Mark mark = read_mark(e, lsn);
@@ -632,6 +639,8 @@ void join_stream(Entry* e, int32 node)
         });
         idseq::slot::reset_cells<PgAtomics>(*s, INT64CONST(-1), INT64CONST(-1)); // reservations: each database's own
         s->state_relid = s->last_relid = InvalidOid;
+        s->stream_db = MyDatabaseId;
+        s->stream_multi = multi;
         s->saved = false;
         s->ready = done;
         if (done) {

@@ -82,6 +82,10 @@ struct Slot {
     char name[NAMEDATALEN];
     Definition definition;
     int32 node; // -1: the layout has no node field
+    // A shared stream's databases since it was set up (under the lock of its set-ups, see
+    // join_stream): the first, and whether another one joined (its claim file says so too)
+    Oid stream_db;
+    bool stream_multi;
     // mutex serialises the slot's set-up, its reservations and the ids next() decides (see
     // nextval_fast); the fields up to saved are protected by it.
     slock_t mutex;
@@ -276,8 +280,12 @@ void recheck_claim(Entry* e, int32 node);
 // pair's claim file is then written as the stream's (kStreamClaim), so that a later start
 // knows the pair may have been issued by any database. A damaged claim file is an error
 // (XX001).
+// multi is set when the pair may have been issued by more than this database (the claim is
+// then written as kStreamsClaim's); note_stream_shared writes that claim when a second
+// database joins a stream that one database had.
 enum class StreamHistory { Never, Mine, Unknown };
-StreamHistory stream_history(const Entry* e, int32 node);
+StreamHistory stream_history(const Entry* e, int32 node, bool& multi);
+void note_stream_shared(const Entry* e, int32 node);
 
 // ---- The server's fence (snowflake_fence.cpp) ---------------------------------------------------
 

@@ -183,7 +183,8 @@ struct SharedStreamServer {
     uint64_t saved_word = 0;
     slot::SlotCells<test::StdAtomics> cells;
     uint32_t generation = 0;
-    int holder = -1; // the claim, without preload
+    int holder = -1; // the claim file: -1 none, 0/1 a database's claim without preload, 10 + db a
+                     // stream only that database joined, -2 a stream several databases joined
     int64_t lease_us = 0, now_us = 0, mono_us = 0;
     int shared_ids[2] = {0, 0}, slow_ids = 0, takeovers = 0, raised_by_join = 0;
     struct Backend {
@@ -229,15 +230,16 @@ struct SharedStreamServer {
         const bool foreign = fence_of_mark(layout, H[db]) > fence_us; // not made by a reservation here
         const uint64_t own = restart_word(H[db]);
         if (!ready) {
-            // the claim of this database, without preload: its ids are the pair's greatest
-            const bool mine = !saved && holder == db && !record_lost;
+            // the claim of this database, without preload, or a stream only it joined: its ids
+            // are the pair's greatest
+            const bool mine = !saved && (holder == db || holder == 10 + db) && !record_lost;
+            const bool single = (holder == -1 || holder == db || holder == 10 + db) && !record_lost;
             const uint64_t fenced = !saved && !mine && (issued_ever || record_lost)
                 ? restart_word(fence_mark(layout, fence_us, node)) : 0;
             uint64_t from = own;
             if (mine && P[db] >= 0)
                 from = position_of(layout, resume_from_last_id(layout, P[db], H[db].unit, node), node);
-            if (!saved)
-                holder = -2; // the stream's claim: any database may have issued the pair
+            holder = single ? 10 + db : -2;
             raise_fence(H[db]);
             P[db] = -1;
             const Mark fence = fence_mark(layout, fence_us, node);
@@ -256,6 +258,8 @@ struct SharedStreamServer {
             generation = slot::next_generation(generation);
             slot::publish_setup<test::StdAtomics>(cells, generation);
         } else {
+            if (holder != 10 + db)
+                holder = -2; // a second database joins
             raise_fence(H[db]);
             P[db] = -1;
             if (foreign && own > cells.word) {
@@ -311,7 +315,7 @@ struct SharedStreamServer {
             }
         }
         if (holder != db) {
-            if (holder >= 0 && rng() % 50 != 0)
+            if (holder >= 0 && holder < 10 && rng() % 50 != 0)
                 return -3; // refused: the holder is not idle
             // (holder -2: the stream's claim, nobody's)
             // the claim taken (no holder, or an idle one): above the fence unless never issued
