@@ -234,6 +234,7 @@ bool load_entry(Entry* e, const char* name, Oid nsp)
     e->slot = nullptr;
     e->stream = false;
     e->joined = false;
+    e->issuer.setup = 0; // the lock-free step only after the join
     e->own_reserved = e->own_sync_reserved = -1;
     e->last_locked_lxid = InvalidLocalTransactionId;
     e->relations_checked = false;

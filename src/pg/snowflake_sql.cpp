@@ -72,6 +72,9 @@ int64 snowflake::issue_id(Entry* e, const char* caller)
         e->slot_node = node;
         e->stream = shared_stream(e->slot);
         e->joined = false;
+        // no lock-free id before the join: another slot's set-up generation may be this one's
+        // too (the word is kept: the join goes above this session's last id)
+        e->issuer.setup = 0;
     }
     // A shared stream needs no claim: its databases issue its ids together. Otherwise one
     // database of the server issues the pair's ids (snowflake_claims.cpp).
