@@ -533,8 +533,12 @@ void init_slot(Entry* e, int32 node)
 //    shutdown (rule 6: the stream was the pair's only issuer in that run, since a pair with
 //    a slot never takes the slow path while the server runs), or above the fence, which
 //    covers every database's H and so every id of the pair issued before on this server, or,
-//    when no id of the pair can have been issued on this server (stream_never_issued), above
-//    the joiner's H alone, so that a layout's first id on a server carries the clock's time;
+//    when no id of the pair can have been issued on this server (stream_history: Never), above
+//    the joiner's H alone, so that a layout's first id on a server carries the clock's time,
+//    or, when the claim file shows that the joiner's database alone issued the pair on this
+//    timeline (Mine: its claim without preload, or a stream only it joined; a second database
+//    records itself there before its first id, note_stream_shared), above that H, or right
+//    after the layout's last id while it is known (rule 7);
 //  - an H above the fence was not made by a reservation of this server (every reservation
 //    raises the fence over its mark): a restore from elsewhere, whose rows may carry ids up to
 //    it. The word goes above such an H; an H the fence covers needs nothing, since every id
