@@ -653,16 +653,15 @@ StreamHistory stream_history(const Entry* e, int32 node, bool& multi)
     const Oid holder = read_claim(path, holder_layout, touched, timeline);
     StreamHistory history = StreamHistory::Unknown;
     multi = false;
+    // A stream one layout of one database joined keeps (or writes) that layout's own claim, as
+    // the path without preload writes it: a later start, with or without preload, then goes on
+    // above that layout's mark.
     if (!OidIsValid(holder)) {
         if (never_claimed_here())
             history = StreamHistory::Never;
-        write_claim(path, MyDatabaseId, kStreamClaim, true);
-    } else if (holder == MyDatabaseId && timeline == GetWALInsertionTimeLine() &&
-               (strcmp(holder_layout, e->name) == 0 || strcmp(holder_layout, kStreamClaim) == 0)) {
-        // this database alone: its claim without preload, or a stream only it joined
-        history = StreamHistory::Mine;
-        if (strcmp(holder_layout, kStreamClaim) != 0)
-            write_claim(path, MyDatabaseId, kStreamClaim, false);
+        write_claim(path, MyDatabaseId, e->name, true);
+    } else if (holder == MyDatabaseId && timeline == GetWALInsertionTimeLine() && strcmp(holder_layout, e->name) == 0) {
+        history = StreamHistory::Mine; // this layout of this database alone issued the pair
     } else {
         multi = true;
         if (strcmp(holder_layout, kStreamsClaim) != 0 || timeline != GetWALInsertionTimeLine())

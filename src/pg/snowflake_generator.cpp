@@ -583,8 +583,10 @@ void join_stream(Entry* e, int32 node)
     bool multi = false;
     const StreamHistory history = !ready ? stream_history(e, node, multi) : StreamHistory::Unknown;
     const bool above_fence = !ready && !saved && history == StreamHistory::Unknown;
-    if (ready && !s->stream_multi && s->stream_db != MyDatabaseId) {
-        // a second database joins: a later start must take the fence (durable before any id)
+    if (ready && !s->stream_multi && (s->stream_db != MyDatabaseId || strcmp(s->stream_layout, e->name) != 0)) {
+        // a second database (or a twin layout) joins: a later start must take the fence, and a
+        // start without preload must not take the first one's claim for its alone (durable
+        // before any id)
         note_stream_shared(e, node);
         s->stream_multi = true;
     }
@@ -644,6 +646,7 @@ void join_stream(Entry* e, int32 node)
         idseq::slot::reset_cells<PgAtomics>(*s, INT64CONST(-1), INT64CONST(-1)); // reservations: each database's own
         s->state_relid = s->last_relid = InvalidOid;
         s->stream_db = MyDatabaseId;
+        strlcpy(s->stream_layout, e->name, NAMEDATALEN);
         s->stream_multi = multi;
         s->saved = false;
         s->ready = done;

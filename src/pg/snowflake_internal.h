@@ -85,6 +85,7 @@ struct Slot {
     // A shared stream's databases since it was set up (under the lock of its set-ups, see
     // join_stream): the first, and whether another one joined (its claim file says so too)
     Oid stream_db;
+    char stream_layout[NAMEDATALEN]; // the first one's layout name (a twin is another issuer)
     bool stream_multi;
     // mutex serialises the slot's set-up, its reservations and the ids next() decides (see
     // nextval_fast); the fields up to saved are protected by it.
