@@ -9,9 +9,10 @@
 // for a pair that found no free slot, the first database that issues a definition's ids with
 // a node id claims the pair for the server, and any other database is refused until it has a
 // node id of its own (idseq.node_id_by_database), the claiming database is dropped, or the
-// holder has been idle for ten leases. A stream writes the pair's claim file too, the first
-// time it issues the pair on the server, with the layout name kStreamClaim: it names no
-// database that issues the pair alone, and tells a later start that the pair was issued.
+// holder has been idle for ten leases. A stream writes the pair's claim file too when it is
+// set up: the claim of its layout while one layout of one database joined it, kStreamsClaim
+// once another one joins (stream_history, note_stream_shared), so that a later start knows
+// whether one database or several issued the pair.
 //
 // Without shared_preload_libraries there is no shared memory, and a claim must outlive
 // restarts and crashes anyway, so a claim is a file in the data directory,

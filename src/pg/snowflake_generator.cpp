@@ -536,8 +536,9 @@ void init_slot(Entry* e, int32 node)
 //    when no id of the pair can have been issued on this server (stream_history: Never), above
 //    the joiner's H alone, so that a layout's first id on a server carries the clock's time,
 //    or, when the claim file shows that the joiner's database alone issued the pair on this
-//    timeline (Mine: its claim without preload, or a stream only it joined; a second database
-//    records itself there before its first id, note_stream_shared), above that H, or right
+//    timeline (Mine: its layout's claim, written without preload or by a stream only it
+//    joined; a second database or a twin records itself there before its first id,
+//    note_stream_shared), above that H, or right
 //    after the layout's last id while it is known (rule 7);
 //  - an H above the fence was not made by a reservation of this server (every reservation
 //    raises the fence over its mark): a restore from elsewhere, whose rows may carry ids up to
