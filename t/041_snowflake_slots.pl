@@ -42,7 +42,7 @@ like($err, qr/WARNING:  all 2 shared-memory slots of the snowflake generator are
 like($err, qr/HINT:  Raise idseq.snowflake_max_layouts/, 'with a hint');
 my $slow = slow_layouts();
 like($slow, qr/^l[123]$/, 'two of the three layouts use shared memory, one the path without it');
-like($err, qr/Snowflake layout "$slow" in database "postgres", and every further layout, uses the slower/,
+like($err, qr/Snowflake layout "$slow" in database "postgres", and every further layout definition and node id, uses the slower/,
     'the warning names it');
 ($ret, $out, $err) = $node->psql('postgres', q{
     SELECT snowflake_nextval('l4') < snowflake_nextval('l4') AND snowflake_nextval('l3') < snowflake_nextval('l3')});

@@ -1,16 +1,21 @@
 # Two databases of one server issuing one layout's ids (docs/snowflake.md, "Databases of one
 # server"), with and without preload:
-#  - with the same node id the second database is refused (55000, a hint naming
-#    idseq.node_id_by_database); a layout without a node field likewise;
+#  - with preload they share the server's stream of each (layout definition, node id): with
+#    the same node id the second database issues at once (and a twin layout under another
+#    name, and a layout without a node field), and a large sample of each, over the same time
+#    units, is disjoint;
+#  - without preload the second database is refused (55000, a hint naming
+#    shared_preload_libraries and idseq.node_id_by_database); a layout without a node field
+#    likewise; a twin layout in the claiming database too;
 #  - idseq.node_id_by_database gives a database its own node id: both databases then issue
 #    ids over the same time units, and a large sample of both is disjoint (the old generators shared
 #    more than half of them); a reload that changes a database's node id goes on increasing;
 #  - the setting is validated (syntax, node range, a database or a node id listed twice), and
 #    an invalid value in the configuration files at start stops every database with a node
 #    field instead of being dropped; idseq_node_id() shows each database's node id;
-#  - a dropped database's claim is taken over by another database;
-#  - claims survive a crash (immediate stop) and reach a standby made from a base backup,
-#    which refuses the second database after its promotion too.
+#  - without preload: a dropped database's claim is taken over by another database; claims
+#    survive a crash (immediate stop) and reach a standby made from a base backup, which
+#    refuses the second database after its promotion too.
 use strict;
 use warnings;
 use IPC::Run;
@@ -99,27 +104,43 @@ for my $preload (1, 0)
     my $first = $node->safe_psql('a', "SELECT snowflake_nextval('snowflake')");
     ok($first > 0, "$what: database a issues ids");
 
-    # ---- the same node id: the second database is refused ----
-    refused_like($node, 'b', "SELECT snowflake_nextval('snowflake')",
-        qr/ERROR:  55000: snowflake layout "snowflake" with node id 5 is already issuing ids in database "a" of this server.*HINT:  Give database "b" a node id of its own.*idseq\.node_id_by_database = 'b=N'/s,
-        "$what: b with a's node id is refused, with the remedy");
-    # a custom layout with snowflake's definition is the same ids (registered the way a restore
-    # does: snowflake_create_layout refuses a twin)
     $node->safe_psql('b', twin_row('twin'));
-    refused_like($node, 'b', "SELECT snowflake_nextval('twin')", qr/55000: snowflake layout "twin" with node id 5 is already issuing ids in database "a"/,
-        "$what: so is a layout of b with the same definition under another name");
     $node->safe_psql('a', "SELECT snowflake_nextval('display60')");
-    refused_like($node, 'b', "SELECT snowflake_nextval('display60')",
-        qr/55000: snowflake layout "display60" is already issuing ids in database "a" of this server.*no node field/s,
-        "$what: a layout without a node field is issued in one database only");
-    is($node->safe_psql('a', "SELECT snowflake_nextval('snowflake') > $first"), 't', "$what: a goes on");
-    # ... and within one database, a second name of a definition that issues ids there is refused
-    # whichever path registered it, while the first name goes on
     $node->safe_psql('a', twin_row('twin_a'));
-    refused_like($node, 'a', "SELECT snowflake_nextval('twin_a')",
-        qr/55000: snowflake layout "twin_a" has the definition of layout "snowflake", which issues these ids in this database.*HINT:  Issue these ids with snowflake_nextval\('snowflake'\)/s,
-        "$what: a twin in the claiming database is refused");
-    is($node->safe_psql('a', "SELECT snowflake_nextval('snowflake') > $first"), 't', "$what: and snowflake goes on");
+    if ($preload)
+    {
+        # ---- the same node id: both databases share the stream ----
+        ok($node->safe_psql('b', "SELECT snowflake_nextval('snowflake')") > $first,
+            "$what: b with a's node id issues at once, above a's ids");
+        # a custom layout with snowflake's definition is the same ids (registered the way a
+        # restore does: snowflake_create_layout refuses a twin): the same stream
+        ok($node->safe_psql('b', "SELECT snowflake_nextval('twin')") > $first, "$what: so does b's twin layout");
+        ok($node->safe_psql('b', "SELECT snowflake_nextval('display60')") > 0,
+            "$what: and a layout without a node field");
+        ok($node->safe_psql('a', "SELECT snowflake_nextval('twin_a')") > $first,
+            "$what: a twin in one database shares the stream too");
+        is(shared_ids($node, 'a', 'b'), 0,
+            "$what: $ids ids of one node id issued in each database over the same time units are disjoint");
+    }
+    else
+    {
+        # ---- the same node id: the second database is refused ----
+        refused_like($node, 'b', "SELECT snowflake_nextval('snowflake')",
+            qr/ERROR:  55000: snowflake layout "snowflake" with node id 5 is already issuing ids in database "a" of this server.*HINT:  Add idseq to shared_preload_libraries and restart the server.*Or give database "b" a node id of its own.*idseq\.node_id_by_database = 'b=N'/s,
+            "$what: b with a's node id is refused, with the remedies");
+        refused_like($node, 'b', "SELECT snowflake_nextval('twin')", qr/55000: snowflake layout "twin" with node id 5 is already issuing ids in database "a"/,
+            "$what: so is a layout of b with the same definition under another name");
+        refused_like($node, 'b', "SELECT snowflake_nextval('display60')",
+            qr/55000: snowflake layout "display60" is already issuing ids in database "a" of this server.*no node field.*HINT:  Add idseq to shared_preload_libraries/s,
+            "$what: a layout without a node field is issued in one database only");
+        is($node->safe_psql('a', "SELECT snowflake_nextval('snowflake') > $first"), 't', "$what: a goes on");
+        # ... and within one database, a second name of a definition that issues ids there is
+        # refused whichever path registered it, while the first name goes on
+        refused_like($node, 'a', "SELECT snowflake_nextval('twin_a')",
+            qr/55000: snowflake layout "twin_a" has the definition of layout "snowflake", which issues these ids in this database.*HINT:  Issue these ids with snowflake_nextval\('snowflake'\)/s,
+            "$what: a twin in the claiming database is refused");
+        is($node->safe_psql('a', "SELECT snowflake_nextval('snowflake') > $first"), 't', "$what: and snowflake goes on");
+    }
 
     # ---- the setting is validated ----
     for my $bad ("'b=1, c=1'", "'b=1, b=2'", "'b=x'", "'b=-1'", "'b 1'", "'b=99999999999'", "'=3'")
@@ -184,6 +205,16 @@ for my $preload (1, 0)
         like($err, qr/WARNING:  idseq.node_id_by_database set for a database, a role or a session is ignored/,
             "$what: with a warning");
         $node->safe_psql('postgres', 'ALTER DATABASE b RESET idseq.node_id_by_database');
+    }
+
+    if ($preload)
+    {
+        # ---- a third database with a's node id shares the stream too ----
+        $node->safe_psql('postgres', 'CREATE DATABASE c');
+        $node->safe_psql('c', 'CREATE EXTENSION idseq');
+        is(shared_ids($node, 'a', 'c'), 0, "$what: a and c, one node id, issue disjoint ids over the same time units");
+        $node->stop;
+        next;
     }
 
     # ---- a dropped database's claim is taken over ----

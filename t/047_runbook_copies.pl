@@ -11,8 +11,9 @@
 #    and issuing ids over the same time units as the original (its clock set to them);
 #  - a dump restored onto a new server (node id 2) beside the running original: above the
 #    dump's ids with its clock an hour back, then over the original's time units;
-#  - the dump restored into a second database of the original: refused until it has a node
-#    id of its own in idseq.node_id_by_database, then above the dump's ids;
+#  - the dump restored into a second database of the original: it issues at once beside the
+#    original (one stream with preload), above the dump's ids; then with a node id of its own
+#    in idseq.node_id_by_database, above them too;
 #  - pg_upgrade 15 -> 15 into a fresh initdb, the settings carried by the runbook's command,
 #    idseq_snowflake_fence_init(), the new cluster's clock an hour back: every database above
 #    its ids of before, with the node ids it had.
@@ -96,8 +97,9 @@ $new->stop;
 # ---- the dump restored into a second database of the original ----
 runbook_ok('restore', 'second database', node => $original, env => { COPY_DB => 'app_copy', DUMP => $dump });
 sample($original, 'app', 'o_app_4', n => 1000);
-($ret, $out, $err) = $original->psql('app_copy', 'SELECT snowflake_nextval()');
-like($err, qr/already issuing ids in database "app"/, 'second database: refused before it has a node id of its own');
+# preloaded, the copy shares the server's stream with app: it issues at once, above the dump's ids
+sample($original, 'app_copy', 'oc_0', n => 1000);
+above_before($original, 'app_copy', 'oc_0', 'second database, at once');
 runbook_ok('second-database-node-id', 'second database', node => $original,
     vars => { node_ids_by_database => 'reporting=11, app_copy=14' });
 node_ids_are($original, { app => 1, reporting => 11, app_copy => 14 }, 'second database');

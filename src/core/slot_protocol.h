@@ -28,7 +28,11 @@
 //    when it sees the clock go back): a reading below it is a real step back of the clock,
 //    which the locked step handles, so the lock-free id never hides one;
 //  - a unit is issued only when the reservation view, read before the compare-and-swap,
-//    covers it, and reserved is written only after its mark is durable (the caller's);
+//    covers it, and reserved is written only after its mark is durable (the caller's). The
+//    view is the issuer's: the slot's reserved cell, or -- a stream shared by the databases
+//    of a server -- the issuer's own database's durable mark as the issuer last confirmed it,
+//    so that each id lies under the mark of the database that issued it; the word is one for
+//    all, so ids of every view leave it in one order;
 //  - a set-up writes setup 0 before it touches the word and a new generation after: an
 //    issuer that finds setup changed after its compare-and-swap cannot tell whether its id
 //    came before the set-up, so it drops it (a gap) and starts over.

@@ -2,11 +2,17 @@
 // (idseq.node_id, or its own one from idseq.node_id_by_database), and the server-wide claim
 // that keeps two databases from issuing the same ids.
 //
-// A generator is per database and layout: two databases of one server issuing ids of one
-// layout definition with one node id would issue the same ids (their marks and last ids are
-// separate). So the first database that issues a definition's ids with a node id claims the
-// pair for the server, and any other database is refused until it has a node id of its own
-// (idseq.node_id_by_database) or the claiming database is dropped.
+// A generator's marks are per database and layout: two databases of one server issuing ids of
+// one layout definition with one node id would issue the same ids unless they share one
+// stream. With preload they do (the server's shared-memory stream of the pair: see "Databases
+// sharing a stream" in snowflake_generator.cpp), and no claim is taken. Without preload, or
+// for a pair that found no free slot, the first database that issues a definition's ids with
+// a node id claims the pair for the server, and any other database is refused until it has a
+// node id of its own (idseq.node_id_by_database), the claiming database is dropped, or the
+// holder has been idle for ten leases. A stream writes the pair's claim file too when it is
+// set up: the claim of its layout while one layout of one database joined it, kStreamsClaim
+// once another one joins (stream_history, note_stream_shared), so that a later start knows
+// whether one database or several issued the pair.
 //
 // Without shared_preload_libraries there is no shared memory, and a claim must outlive
 // restarts and crashes anyway, so a claim is a file in the data directory,
@@ -226,6 +232,11 @@ int listed_node = -1; // -1: not listed
 // ---- Claims ---------------------------------------------------------------------------------------
 
 constexpr const char* kClaimDir = "idseq_snowflake_claims";
+// The layout name of a claim written by the set-up of a shared stream: the pair was issued on
+// this server, by whichever databases shared the stream.
+constexpr const char* kStreamClaim = "(stream)";
+// ... and of one that more than one database joined, or whose history was not known.
+constexpr const char* kStreamsClaim = "(streams)";
 
 // The claim's file name: the definition spelled out, then the node id (-1: the layout has none).
 void claim_path(const Definition& d, int32 node, char* out, size_t size)
@@ -442,6 +453,18 @@ int64 claim_idle_seconds()
     return std::max<int64>(10, 10 * lease_s);
 }
 
+// What lets two databases issue the pair's ids at once: the shared stream, which needs idseq
+// in shared_preload_libraries (no shared memory without it) and a free slot.
+const char* stream_remedy()
+{
+    if (!shared)
+        return "Add idseq to shared_preload_libraries and restart the server: the databases of a server then share "
+               "one stream of each layout's ids and never issue the same id.";
+    return psprintf("All %d shared-memory slots of the snowflake generator are in use, so this layout has no shared "
+                    "stream: raise idseq.snowflake_max_layouts and restart the server.",
+                    shared->capacity);
+}
+
 [[noreturn]] void refuse(const Entry* e, int32 node, Oid holder, const char* path)
 {
     const char* holder_name = get_database_name(holder);
@@ -451,24 +474,24 @@ int64 claim_idle_seconds()
                 (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                  errmsg("snowflake layout \"%s\" is already issuing ids in database \"%s\" of this server", e->name,
                         holder_name ? holder_name : "?"),
-                 errdetail("The layout has no node field, so the ids of two databases of one server would collide. "
-                           "The claim is recorded in file \"%s\" of the data directory; it moves to another database "
-                           "once its holder has issued none of these ids for %lld s.",
+                 errdetail("The layout has no node field, and without a shared stream the ids of two databases of one "
+                           "server would collide. The claim is recorded in file \"%s\" of the data directory; it "
+                           "moves to another database once its holder has issued none of these ids for %lld s.",
                            path, (long long) claim_idle_seconds()),
-                 errhint("Issue this layout's ids in one database of the server only, or use a layout with a node "
-                         "field and give each database its own node id with idseq.node_id_by_database.")));
+                 errhint("%s Or issue this layout's ids in one database of the server only.", stream_remedy())));
     ereport(ERROR,
             (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
              errmsg("snowflake layout \"%s\" with node id %d is already issuing ids in database \"%s\" of this server",
                     e->name, node, holder_name ? holder_name : "?"),
-             errdetail("Two databases of one server issuing ids of the same layout with the same node id would issue "
-                       "the same ids. The claim is recorded in file \"%s\" of the data directory; it moves to "
-                       "another database once its holder has issued none of these ids for %lld s.",
+             errdetail("Without a shared stream, two databases of one server issuing ids of the same layout with the "
+                       "same node id would issue the same ids. The claim is recorded in file \"%s\" of the data "
+                       "directory; it moves to another database once its holder has issued none of these ids for "
+                       "%lld s.",
                        path, (long long) claim_idle_seconds()),
-             errhint("Give database \"%s\" a node id of its own, one that no other database or server uses, in the "
-                     "server configuration (idseq.node_id_by_database = '%s=N'), and reload it with SELECT "
+             errhint("%s Or give database \"%s\" a node id of its own, one that no other database or server uses, "
+                     "in the server configuration (idseq.node_id_by_database = '%s=N'), and reload it with SELECT "
                      "pg_reload_conf().",
-                     dbname, dbname)));
+                     stream_remedy(), dbname, dbname)));
     pg_unreachable();
 }
 
@@ -574,7 +597,10 @@ void claim_layout(Entry* e, int32 node)
     // or a point-in-time recovery (a base backup carries the files): another database may
     // have taken the pair over on the old primary since, and issued ids this database's mark
     // knows nothing of. It is taken again, above the fence, as a claim of nobody.
-    const bool stale = holder == MyDatabaseId && timeline != GetWALInsertionTimeLine();
+    // A claim a shared stream wrote (kStreamClaim) names no database that issues the pair
+    // alone: every database of a run with preload may have issued it. Taken again likewise.
+    const bool stale = (holder == MyDatabaseId && timeline != GetWALInsertionTimeLine()) ||
+        (OidIsValid(holder) && (strcmp(holder_layout, kStreamClaim) == 0 || strcmp(holder_layout, kStreamsClaim) == 0));
     if (holder != MyDatabaseId || stale) {
         if (!stale && OidIsValid(holder) && SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(holder))) {
             const int64 idle_s = int64(time(nullptr)) - int64(touched);
@@ -611,6 +637,52 @@ void claim_layout(Entry* e, int32 node)
     }
     LockRelease(&tag, ExclusiveLock, false);
     e->claim_node = node;
+}
+
+StreamHistory stream_history(const Entry* e, int32 node, bool& multi)
+{
+    if (!e->has_node)
+        node = -1;
+    char path[MAXPGPATH];
+    claim_path(definition_of(e->layout), node, path, sizeof path);
+    LOCKTAG tag;
+    claim_lock_tag(tag);
+    (void) LockAcquire(&tag, ExclusiveLock, false, false);
+    char holder_layout[NAMEDATALEN];
+    time_t touched = 0;
+    uint32 timeline = 0;
+    const Oid holder = read_claim(path, holder_layout, touched, timeline);
+    StreamHistory history = StreamHistory::Unknown;
+    multi = false;
+    // A stream one layout of one database joined keeps (or writes) that layout's own claim, as
+    // the path without preload writes it: a later start, with or without preload, then goes on
+    // above that layout's mark.
+    if (!OidIsValid(holder)) {
+        if (never_claimed_here())
+            history = StreamHistory::Never;
+        write_claim(path, MyDatabaseId, e->name, true);
+    } else if (holder == MyDatabaseId && timeline == GetWALInsertionTimeLine() && strcmp(holder_layout, e->name) == 0) {
+        history = StreamHistory::Mine; // this layout of this database alone issued the pair
+    } else {
+        multi = true;
+        if (strcmp(holder_layout, kStreamsClaim) != 0 || timeline != GetWALInsertionTimeLine())
+            write_claim(path, MyDatabaseId, kStreamsClaim, false);
+    }
+    LockRelease(&tag, ExclusiveLock, false);
+    return history;
+}
+
+void note_stream_shared(const Entry* e, int32 node)
+{
+    if (!e->has_node)
+        node = -1;
+    char path[MAXPGPATH];
+    claim_path(definition_of(e->layout), node, path, sizeof path);
+    LOCKTAG tag;
+    claim_lock_tag(tag);
+    (void) LockAcquire(&tag, ExclusiveLock, false, false);
+    write_claim(path, MyDatabaseId, kStreamsClaim, false);
+    LockRelease(&tag, ExclusiveLock, false);
 }
 
 void recheck_claim(Entry* e, int32 node)

@@ -1,7 +1,8 @@
 // Snowflake ids: the generator's two paths, and why they never issue an id twice or out of order.
 //
-// A generator is per database and layout (layouts live in the database's registry; see the
-// README for that scope). Its state:
+// A generator's durable state is per database and layout (layouts live in the database's
+// registry; see the README for that scope); with preload its shared-memory state S is the
+// server's, per (definition, node id). Its state:
 //
 //   H  the durable high-water mark, a place in the ids (idseq::Mark: a time unit, or a node's
 //      counter inside one): every id ever issued lies at or below it. It is the
@@ -32,16 +33,19 @@
 //      postmaster saves it in a file at a clean shutdown, for the next start only; see
 //      "Clean shutdown" in snowflake_shmem.cpp).
 //
-// Fast path (idseq in shared_preload_libraries): one slot per (database, layout) holds S in
+// Fast path (idseq in shared_preload_libraries): one slot per (layout definition, node id) for
+// the whole server -- shared by its databases, each under its own H: see "Databases sharing a
+// stream" below; idseq_uuidv7()'s: one per database -- holds S in
 // atomics -- the last id's (unit, node, counter) packed in one word, the reserved unit, the
 // last clock reading, the anchor -- no WAL, no buffer lock. The common id (the clock not behind,
 // no anchor, the unit reserved, within max_ahead of the clock) is one compare-and-swap of the
 // word without a lock (try_lock_free); every other step (a reservation, a wait for the clock,
 // an anchor, a clock step-back, the first id after a set-up) runs next() under the slot's
 // spinlock and issues with a compare-and-swap of the word too. A step that needs a
-// reservation moves H (outside the spinlock) and publishes it in S. The first use of a slot
-// after a start takes the layout's lock, reads H, sets P to unknown and does
-// restart_from(S, H).
+// reservation moves H (outside the spinlock) and publishes it in S (for a shared stream: in
+// the reserving backend's own view of its database's H). The first use of a slot after a start
+// takes the layout's lock, reads H, sets P to unknown and does restart_from(S, H) (a shared
+// stream: join_stream, which also restarts above the fence).
 // Slow path (no preload, or no free slot): each id locks P's buffer (an LWLock, as nextval
 // locks its sequence's), rebuilds the state from P (with the anchor every backend shares, kept
 // in P's log_cnt) -- or, when P is unknown, restarts from
@@ -282,7 +286,8 @@ idseq::Mark reserve(Entry* e, int64 unit, int64 counter, int32 node, int64 now_u
     // The claim again, once per reservation: a claim file lost while this database issues
     // ids (deleted, damaged, taken by another database meanwhile) stops it here rather than
     // let two databases issue one node's ids.
-    recheck_claim(e, node);
+    if (!e->stream)
+        recheck_claim(e, node);
     lock_layout(e);
     XLogRecPtr lsn;
     idseq::Mark mark = read_mark(e, lsn);
@@ -293,6 +298,25 @@ idseq::Mark reserve(Entry* e, int64 unit, int64 counter, int32 node, int64 now_u
     confirm_mark(e, std::max(lsn, raise_fence_to(e, mark)));
     unlock_layout(e);
     return mark;
+}
+
+// The server's fence for e's layout, read now; when it lies no further ahead of the clock than
+// reservations go (the lease, or the run-ahead, and a unit) it is waited out first, so that
+// ids restarted above it carry the clock's time. One further ahead (a clock stepped back) is
+// not: the ids then run ahead of the clock, as after a step back.
+int64 wait_out_fence(const Entry* e)
+{
+    const int64 ahead_us = lease_us() + e->layout.unit_us;
+    const int64 fence_us = fence_read(e->layout.unit_us);
+    if (fence_us > now_unix_us() && fence_us - now_unix_us() <= ahead_us) {
+        for (int64 left; (left = fence_us - now_unix_us()) > 0;) {
+            pgstat_report_wait_start(WAIT_EVENT_PG_SLEEP); // as pg_sleep() shows its own
+            pg_usleep((long) std::min<int64>(left, 100000));
+            pgstat_report_wait_end();
+            CHECK_FOR_INTERRUPTS();
+        }
+    }
+    return fence_us;
 }
 
 } // namespace
@@ -312,16 +336,7 @@ void restart_above_fence(Entry* e, int32 node)
     // run-ahead, and a unit) is waited out, so that the ids carry the clock's time from the
     // first; one further ahead (a clock stepped back) is not: the ids then run ahead of the
     // clock, as after a step back.
-    const int64 ahead_us = lease_us() + e->layout.unit_us;
-    const int64 fence_us = fence_read(e->layout.unit_us);
-    if (fence_us > now_unix_us() && fence_us - now_unix_us() <= ahead_us) {
-        for (int64 left; (left = fence_us - now_unix_us()) > 0;) {
-            pgstat_report_wait_start(WAIT_EVENT_PG_SLEEP); // as pg_sleep() shows its own
-            pg_usleep((long) std::min<int64>(left, 100000));
-            pgstat_report_wait_end();
-            CHECK_FOR_INTERRUPTS();
-        }
-    }
+    const int64 fence_us = wait_out_fence(e);
     lock_layout(e);
     XLogRecPtr lsn;
     idseq::Mark mark = read_mark(e, lsn);
@@ -419,16 +434,24 @@ int64 compose_id(const Entry* e, const Step& step, int32 node, uint64 rnd)
 
 bool slot_matches(const Slot* s, const Entry* e)
 {
+    if (shared_stream(s))
+        return s->ready && e->joined;
     return s->ready && s->state_relid == e->state_relid && s->last_relid == e->last_relid;
 }
+
+void join_stream(Entry* e, int32 node);
 
 // First use of the slot since the server started (or since the layout's relations changed):
 // restart from the durable mark, and make the slow path's last id unknown. Lock-free issuers
 // see setup 0 from the start of the set-up on, and drop an id whose compare-and-swap they
 // cannot prove came before it (nextval_fast).
-void init_slot(Entry* e)
+void init_slot(Entry* e, int32 node)
 {
     Slot* s = e->slot;
+    if (shared_stream(s)) {
+        join_stream(e, node);
+        return;
+    }
     lock_layout(e);
     SpinLockAcquire(&s->mutex);
     bool ok = slot_matches(s, e);
@@ -493,6 +516,165 @@ void init_slot(Entry* e)
     unlock_layout(e);
 }
 
+// ---- Databases sharing a stream ----------------------------------------------------------------
+//
+// With preload a layout's slot is the server's stream of its (definition, node id), shared by
+// every database that issues those ids (Slot): one word, so two databases never issue the
+// same id while the server runs. Each database still keeps its own H above its own ids (for
+// its dumps): a backend issues from the shared word only under its own database's H as it
+// last confirmed it (Entry::own_reserved, the reservation view of the slot protocol), and a
+// place above it asks for a reservation of its own database's H, which raises the server's
+// fence too (reserve). So every id lies under its database's H and under the fence, both
+// WAL-logged, and what happens after a crash or a promotion follows from them alone:
+//  - a backend's first id of a layout joins the stream (join_stream), under a server-wide
+//    lock per slot: its database's H, confirmed and raised into the fence, becomes its view,
+//    and the slow path's last id is made unknown (rule 4);
+//  - the first join after a start sets the stream up: from the word saved at a clean
+//    shutdown (rule 6: the stream was the pair's only issuer in that run, since a pair with
+//    a slot never takes the slow path while the server runs), or above the fence, which
+//    covers every database's H and so every id of the pair issued before on this server, or,
+//    when no id of the pair can have been issued on this server (stream_history: Never), above
+//    the joiner's H alone, so that a layout's first id on a server carries the clock's time,
+//    or, when the claim file shows that the joiner's database alone issued the pair on this
+//    timeline (Mine: its layout's claim, written without preload or by a stream only it
+//    joined; a second database or a twin records itself there before its first id,
+//    note_stream_shared), above that H, or right
+//    after the layout's last id while it is known (rule 7);
+//  - an H above the fence was not made by a reservation of this server (every reservation
+//    raises the fence over its mark): a restore from elsewhere, whose rows may carry ids up to
+//    it. The word goes above such an H; an H the fence covers needs nothing, since every id
+//    under it was issued on this server, below where the stream started or by the stream.
+// An H that ends inside a unit for another node id (the database's node id changed) covers no
+// id of this node in that unit, so this node's ids may start at that unit's first counter,
+// not wait for the next unit (an hour on an hourly layout).
+namespace {
+
+uint64 restart_word(const Entry* e, const idseq::Mark& mark, int32 word_node)
+{
+    idseq::Mark m = mark;
+    if (e->has_node && m.unit >= 0 && !m.whole() && m.node != word_node) {
+        // a higher node's ids of that unit lie above the mark's; a lower node's below them
+        if (word_node > m.node)
+            m = m.unit > 0 ? idseq::Mark{m.unit - 1} : idseq::Mark{};
+        else
+            m = idseq::Mark{m.unit};
+    }
+    uint64 word = 0;
+    run([&] {
+        GenState st{};
+        idseq::restart_from_mark(e->layout, st, m, word_node);
+        word = idseq::position_of(e->layout, st, word_node);
+    });
+    return word;
+}
+
+} // namespace
+
+void join_stream(Entry* e, int32 node)
+{
+    Slot* s = e->slot;
+    const int32 word_node = node < 0 ? 0 : node;
+    LOCKTAG tag;
+    SET_LOCKTAG_ADVISORY(tag, InvalidOid, 0x1D5E0F1A, slot_number(s), 72);
+    (void) LockAcquire(&tag, ExclusiveLock, false, false);
+    SpinLockAcquire(&s->mutex);
+    const bool ready = s->ready, saved = s->saved;
+    SpinLockRelease(&s->mutex);
+    // (a set-up from the saved state reads the claims too, to know the stream's databases)
+    bool multi = false;
+    const StreamHistory history = !ready ? stream_history(e, node, multi) : StreamHistory::Unknown;
+    const bool above_fence = !ready && !saved && history == StreamHistory::Unknown;
+    if (ready && !s->stream_multi && (s->stream_db != MyDatabaseId || strcmp(s->stream_layout, e->name) != 0)) {
+        // a second database (or a twin layout) joins: a later start must take the fence, and a
+        // start without preload must not take the first one's claim for its alone (durable
+        // before any id)
+        note_stream_shared(e, node);
+        s->stream_multi = true;
+    }
+    lock_layout(e);
+    XLogRecPtr lsn;
+    const idseq::Mark mark = read_mark(e, lsn);
+    const int64 fence_us = fence_read(e->layout.unit_us); // before this join raises it
+    int64 mark_us = 0;
+    run([&] { mark_us = idseq::fence_of_mark(e->layout, mark); });
+    const bool foreign = mark_us > fence_us;
+    // H into the fence: ids under a foreign H may have been issued on another server, and a
+    // later start must go above them (an H far ahead of the clock is refused there)
+    confirm_mark(e, std::max(lsn, raise_fence_to(e, mark)));
+    const int64 last_id = forget_last(e);
+    uint64 own = restart_word(e, mark, word_node);
+    if (history == StreamHistory::Mine && last_id >= 0 && last_id <= e->layout.max_id()) {
+        // this layout of this database issued the pair alone, without preload, and its last
+        // id is still known (a clean restart): the pair's last id, so the ids go on right after
+        // it (rule 7), as a clean restart that adds idseq to shared_preload_libraries should
+        run([&] {
+            const idseq::Position p{idseq::unit_of_id(e->layout, last_id), idseq::node_of(e->layout, last_id),
+                                    idseq::counter_of(e->layout, last_id)};
+            if (p.node == (e->has_node ? word_node : 0) &&
+                idseq::mark_covers_id(e->layout, mark, p.last_unit, p.node, p.counter)) {
+                const GenState st = idseq::resume_from_last_id(e->layout, last_id, mark.unit, word_node);
+                own = idseq::position_of(e->layout, st, word_node);
+            }
+        });
+    }
+    const uint64 fenced = above_fence ? restart_word(e, idseq::fence_mark(e->layout, fence_us, word_node), word_node) : 0;
+    // this backend's own last id of the layout (another stream's, before a change of node id):
+    // its next ids go above it, so that a session's ids keep increasing
+    uint64 after_mine = 0;
+    {
+        idseq::Position last;
+        run([&] { last = idseq::unpack_position(e->layout, e->issuer.word); });
+        if (last.last_unit >= 0)
+            after_mine = restart_word(e, idseq::Mark{last.last_unit, last.node, last.counter}, word_node);
+    }
+    // the fence as a mark, for the saved word's check: every id of the pair lies under it
+    const idseq::Mark fence_now = idseq::fence_mark(e->layout, std::max(fence_us, mark_us), word_node);
+    int64 encoded = -1;
+    run([&] { encoded = idseq::encode_mark(e->layout, mark); });
+    SpinLockAcquire(&s->mutex);
+    bool done = true;
+    if (!s->ready) {
+        idseq::slot::begin_setup<PgAtomics>(*s);
+        done = idseq::pg::try_run(spin_error, [&] {
+            idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) {
+                const idseq::Position p = idseq::unpack_position(e->layout, old);
+                if (s->saved && p.last_unit >= 0 &&
+                    idseq::mark_covers_id(e->layout, fence_now, p.last_unit, p.node, p.counter))
+                    return std::max(foreign ? std::max(old, own) : old, after_mine); // right after the last id of the last run
+                return std::max(std::max(own, fenced), after_mine);
+            });
+        });
+        idseq::slot::reset_cells<PgAtomics>(*s, INT64CONST(-1), INT64CONST(-1)); // reservations: each database's own
+        s->state_relid = s->last_relid = InvalidOid;
+        s->stream_db = MyDatabaseId;
+        strlcpy(s->stream_layout, e->name, NAMEDATALEN);
+        s->stream_multi = multi;
+        s->saved = false;
+        s->ready = done;
+        if (done) {
+            s->generation = idseq::slot::next_generation(s->generation);
+            idseq::slot::publish_setup<PgAtomics>(*s, s->generation);
+        }
+    } else if (std::max(foreign ? own : 0, after_mine) > pg_atomic_read_u64(&s->word)) {
+        // this database's ids (restored ones), or this session's, reach above the stream: the
+        // word goes above them
+        const uint64 above = std::max(foreign ? own : 0, after_mine);
+        idseq::slot::begin_setup<PgAtomics>(*s);
+        idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) { return std::max(old, above); });
+        s->generation = idseq::slot::next_generation(s->generation);
+        idseq::slot::publish_setup<PgAtomics>(*s, s->generation);
+    }
+    SpinLockRelease(&s->mutex);
+    if (!done)
+        idseq::pg::report(spin_error);
+    e->own_reserved = encoded;
+    e->own_sync_reserved = sync_required() ? encoded : INT64CONST(-1); // as confirm_mark confirmed it
+    e->mark = e->base_mark = mark;
+    e->joined = true;
+    unlock_layout(e);
+    LockRelease(&tag, ExclusiveLock, false);
+}
+
 void reserve_fast(Entry* e, int64 unit, int64 counter, int32 node, int64 now_us)
 {
     Slot* s = e->slot;
@@ -500,6 +682,16 @@ void reserve_fast(Entry* e, int64 unit, int64 counter, int32 node, int64 now_us)
     int64 encoded = -1;
     run([&] { encoded = idseq::encode_mark(e->layout, mark); });
     const bool sync = sync_required(); // as reserve() confirmed the mark
+    if (shared_stream(s)) {
+        // this database's mark, this backend's view of it (it only rises: H never decreases)
+        run([&] {
+            if (!idseq::mark_covers(idseq::decode_mark(e->layout, e->own_reserved), mark))
+                e->own_reserved = encoded;
+            if (sync && !idseq::mark_covers(idseq::decode_mark(e->layout, e->own_sync_reserved), mark))
+                e->own_sync_reserved = encoded;
+        });
+        return;
+    }
     SpinLockAcquire(&s->mutex);
     if (slot_matches(s, e)) {
         // pure arithmetic that never throws, but under a spinlock: no ereport from here (see
@@ -542,13 +734,14 @@ __attribute__((noinline)) void sync_reserved_for(const Entry* e, int64 r, int64 
 // calls it under the slot's mutex). Inline: the lock-free step calls it for every id.
 inline void usable_reserved(Entry* e, const Slot* s, int32 node, int64& unit, int64& counter)
 {
-    const int64 r = (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->reserved));
+    const bool own = e->stream; // a shared stream: this database's mark, as this backend confirmed it
+    const int64 r = own ? e->own_reserved : (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->reserved));
     if (unlikely(r != e->res_value || node != e->res_node))
         decode_reserved(e, r, node);
     unit = e->res_unit;
     counter = e->res_counter;
     if (sync_required()) {
-        const int64 sr = (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->sync_reserved));
+        const int64 sr = own ? e->own_sync_reserved : (int64) pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&s->sync_reserved));
         if (sr != r)
             sync_reserved_for(e, r, sr, node, unit, counter);
     }
@@ -608,7 +801,7 @@ int64 nextval_fast(Entry* e, int32 node)
         SpinLockRelease(&s->mutex);
 
         if (!ready) {
-            init_slot(e);
+            init_slot(e, node);
             continue;
         }
         if (!ok)

@@ -70,13 +70,23 @@ static_assert(sizeof(Definition) == 16 + 2 * idseq::kFieldCount, "Definition has
 Definition definition_of(const Layout& l);
 
 struct Slot {
-    // The key, written once under the table lock before the slot is counted in used. A layout
-    // dropped (DROP EXTENSION) and created again under its name with another definition takes
-    // another slot: a backend still running the old definition (a long statement sees no
-    // invalidation) can then never move the new definition's word.
+    // The key, written once under the table lock before the slot is counted in used. A
+    // layout's ids come from the server's stream of its (definition, node id): db is
+    // InvalidOid and name empty, and every database issuing that definition with that node id
+    // shares the slot (each under its own durable mark: see "Databases sharing a stream" in
+    // snowflake_generator.cpp). idseq_uuidv7()'s generator keeps a slot per database (db, name
+    // kUuidv7Entry, node -1): its order is per database. A layout dropped and created again
+    // with another definition takes another slot: a backend still running the old definition
+    // (a long statement sees no invalidation) can then never move the new definition's word.
     Oid db;
     char name[NAMEDATALEN];
     Definition definition;
+    int32 node; // -1: the layout has no node field
+    // A shared stream's databases since it was set up (under the lock of its set-ups, see
+    // join_stream): the first, and whether another one joined (its claim file says so too)
+    Oid stream_db;
+    char stream_layout[NAMEDATALEN]; // the first one's layout name (a twin is another issuer)
+    bool stream_multi;
     // mutex serialises the slot's set-up, its reservations and the ids next() decides (see
     // nextval_fast); the fields up to saved are protected by it.
     slock_t mutex;
@@ -133,7 +143,13 @@ extern shmem_request_hook_type prev_shmem_request_hook;
 extern shmem_startup_hook_type prev_shmem_startup_hook;
 void shmem_request();
 void shmem_startup();
-Slot* find_slot(const char* name, const Definition& definition);
+// The slot of a layout's stream: (definition, node) for the server, or this database's for
+// idseq_uuidv7() (name kUuidv7Entry); nullptr when every slot is taken.
+Slot* find_slot(const char* name, const Definition& definition, int32 node);
+// A slot's number in the table (the tag of the lock that serialises its set-ups).
+uint32 slot_number(const Slot* s);
+// Whether the entry's slot is a stream shared by the server's databases.
+inline bool shared_stream(const Slot* s) { return s && s->db == InvalidOid; }
 
 // ---- Layouts (snowflake_layouts.cpp) ----------------------------------------------------------
 
@@ -153,6 +169,14 @@ struct Entry {
     Slot* slot = nullptr; // nullptr: the slow path
     idseq::slot::Issuer issuer; // the slot's setup and word as this backend last saw them
     bool slot_checked = false;
+    int32 slot_node = INT32_MIN; // the node id slot was found for
+    // A shared stream (shared_stream): this backend joined it (join_stream), and the part of
+    // the stream it may issue under, its own database's durable mark as it last confirmed it
+    // (encoded; -1: none), and that mark as last confirmed while synchronous standbys were
+    // required. The slot's reserved cells serve the per-database slots only.
+    bool stream = false; // shared_stream(slot), kept here: the slot's key shares a cache line with its mutex
+    bool joined = false;
+    int64 own_reserved = -1, own_sync_reserved = -1;
     bool has_node = false, has_rand = false;
     int64 max_node = 0;
     bool relations_checked = false;
@@ -249,6 +273,20 @@ int32 effective_node_id();
 void claim_layout(Entry* e, int32 node);
 // claim_layout again, reading the claim file even when this backend checked it before.
 void recheck_claim(Entry* e, int32 node);
+// For the set-up of the server's shared stream of (e's definition, node) after a start, what
+// the claims say of the pair: never issued on this server (no claim file names it, and the
+// claims' record shows none was lost); issued by this database's layout e alone (its claim,
+// written without preload on this timeline: its ids are above every other database's, and
+// its last id, when known, is the pair's last); or anything else (the fence decides). The
+// pair's claim file is then written as the stream's (kStreamClaim), so that a later start
+// knows the pair may have been issued by any database. A damaged claim file is an error
+// (XX001).
+// multi is set when the pair may have been issued by more than this database (the claim is
+// then written as kStreamsClaim's); note_stream_shared writes that claim when a second
+// database joins a stream that one database had.
+enum class StreamHistory { Never, Mine, Unknown };
+StreamHistory stream_history(const Entry* e, int32 node, bool& multi);
+void note_stream_shared(const Entry* e, int32 node);
 
 // ---- The server's fence (snowflake_fence.cpp) ---------------------------------------------------
 

@@ -230,6 +230,12 @@ bool load_entry(Entry* e, const char* name, Oid nsp)
     e->time_shift = e->layout[Field::Time].shift;
     e->mark_read = false;
     e->res_value = PG_INT64_MIN; // the fast path's decoded mark is this definition's
+    e->slot_checked = false; // the slot of this definition, joined again (join_stream)
+    e->slot = nullptr;
+    e->stream = false;
+    e->joined = false;
+    e->issuer.setup = 0; // the lock-free step only after the join
+    e->own_reserved = e->own_sync_reserved = -1;
     e->last_locked_lxid = InvalidLocalTransactionId;
     e->relations_checked = false;
     e->claim_node = INT32_MIN;

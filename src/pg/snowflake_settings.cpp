@@ -103,8 +103,9 @@ void idseq_snowflake_init(void)
         DefineCustomIntVariable(
             "idseq.snowflake_max_layouts", "Shared-memory slots of the snowflake generator's fast path.",
             "From 1 to 10000 (default 128); used only with idseq in shared_preload_libraries, and read at server "
-            "start. Each slot serves one layout in one database, for the server's life; layouts beyond them use "
-            "the slower path without shared memory (a warning says so once). A slot takes a few hundred bytes of shared memory.",
+            "start. Each slot serves one layout definition with one node id, shared by every database of the "
+            "server, for the server's life; definitions beyond them use the slower path without shared memory (a "
+            "warning says so once). A slot takes a few hundred bytes of shared memory.",
             &max_layouts_guc, 128, 1, 10000, PGC_POSTMASTER, 0, NULL, NULL, NULL);
     }
     define_node_id_by_database();

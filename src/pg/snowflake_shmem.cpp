@@ -1,4 +1,5 @@
-// Snowflake ids: the fast path's shared-memory slots, one per (database, layout), and their
+// Snowflake ids: the fast path's shared-memory slots, one per (layout definition, node id) for
+// the whole server (idseq_uuidv7()'s: one per database), and their
 // state saved at a clean shutdown for the next start (see the proof at the head of
 // snowflake_generator.cpp).
 #include "snowflake_internal.h"
@@ -83,27 +84,31 @@ void shmem_startup()
     }
 }
 
-// The slot of (this database, name, definition), taking a free one if needed; nullptr when none is free
-// (the first time that happens after a start, a warning says so).
-Slot* find_slot(const char* name, const Definition& definition)
+// The slot of a layout's stream (see Slot), taking a free one if needed; nullptr when none is
+// free (the first time that happens after a start, a warning says so).
+Slot* find_slot(const char* name, const Definition& definition, int32 node)
 {
     if (!shared)
         return nullptr;
+    const bool per_database = strcmp(name, kUuidv7Entry) == 0;
+    const Oid db = per_database ? MyDatabaseId : InvalidOid;
+    const char* key = per_database ? name : "";
     bool report = false;
     for (int pass = 0; pass < 2; pass++) {
         LWLockAcquire(table_lock, pass == 0 ? LW_SHARED : LW_EXCLUSIVE);
         for (int i = 0; i < shared->used; i++) {
             Slot* s = &slots[i];
-            if (s->db == MyDatabaseId && strcmp(s->name, name) == 0 && s->definition == definition) {
+            if (s->db == db && s->node == node && strcmp(s->name, key) == 0 && s->definition == definition) {
                 LWLockRelease(table_lock);
                 return s;
             }
         }
         if (pass == 1 && shared->used < shared->capacity) {
             Slot* s = &slots[shared->used];
-            s->db = MyDatabaseId;
-            strlcpy(s->name, name, NAMEDATALEN);
+            s->db = db;
+            strlcpy(s->name, key, NAMEDATALEN);
             s->definition = definition;
+            s->node = node;
             pg_write_barrier();
             shared->used++;
             LWLockRelease(table_lock);
@@ -118,14 +123,17 @@ Slot* find_slot(const char* name, const Definition& definition)
     if (report)
         ereport(WARNING,
                 (errmsg("all %d shared-memory slots of the snowflake generator are in use", shared->capacity),
-                 errdetail("Snowflake layout \"%s\" in database \"%s\", and every further layout, uses the slower "
-                           "generator path without shared memory until the server restarts. This warning is "
-                           "given once per server start.",
+                 errdetail("Snowflake layout \"%s\" in database \"%s\", and every further layout definition and node "
+                           "id, uses the slower generator path without shared memory until the server restarts; "
+                           "there only one database of the server at a time issues a definition's ids with one "
+                           "node id. This warning is given once per server start.",
                            name, get_database_name(MyDatabaseId)),
-                 errhint("Raise idseq.snowflake_max_layouts (a restart is needed); each slot serves one layout in "
-                         "one database.")));
+                 errhint("Raise idseq.snowflake_max_layouts (a restart is needed); each slot serves one layout "
+                         "definition with one node id for every database of the server.")));
     return nullptr;
 }
+
+uint32 slot_number(const Slot* s) { return (uint32) (s - slots); }
 
 namespace {
 
@@ -145,10 +153,11 @@ namespace {
 
 constexpr const char* kSavedFile = "idseq_snowflake.state";
 constexpr uint32 kSavedMagic = 0x1D5E0F1A;
-// 3: an entry holds the layout's whole definition (2: a hash of it; 1: last unit, counter and
-// node instead of the packed position). A file of an older version, written before an
-// upgrade, is not used, and that start restarts from H.
-constexpr uint32 kSavedVersion = 3;
+// 4: an entry holds the stream's node id (slots shared by the databases); 3: the layout's
+// whole definition (2: a hash of it; 1: last unit, counter and node instead of the packed
+// position). A file of an older version, written before an upgrade, is not used, and that
+// start restarts from H.
+constexpr uint32 kSavedVersion = 4;
 
 struct SavedHeader {
     uint32 magic;
@@ -165,6 +174,7 @@ struct SavedEntry {
     char name[NAMEDATALEN];
     Oid state_relid, last_relid;
     Definition definition;
+    int32 node;
     uint64 word; // the position (idseq::pack_position for that definition)
 };
 
@@ -215,6 +225,7 @@ void save_states_at_shutdown(int code, Datum)
         x.state_relid = sl->state_relid;
         x.last_relid = sl->last_relid;
         x.definition = sl->definition;
+        x.node = sl->node;
         x.word = pg_atomic_read_u64(const_cast<pg_atomic_uint64*>(&sl->word));
     }
     if (n == 0)
@@ -276,6 +287,7 @@ void load_saved_states()
         sl->state_relid = x.state_relid;
         sl->last_relid = x.last_relid;
         sl->definition = x.definition;
+        sl->node = x.node;
         pg_atomic_write_u64(&sl->word, x.word);
         sl->ready = false;
         sl->saved = true;

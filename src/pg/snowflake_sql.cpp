@@ -64,11 +64,21 @@ int64 snowflake::issue_id(Entry* e, const char* caller)
         run([&] { idseq::validate_generator_order(e->layout, idseq::ErrorKind::Prerequisite); });
         e->relations_checked = true;
     }
-    if (shared && !e->slot_checked) {
-        e->slot = find_slot(e->name, definition_of(e->layout)); // nullptr when all slots are taken: the slow path, for good
+    if (shared && (!e->slot_checked || e->slot_node != node)) {
+        // the server's stream of (definition, node), shared by its databases; nullptr when
+        // all slots are taken: the slow path, for good (for that pair and this run)
+        e->slot = find_slot(e->name, definition_of(e->layout), node);
         e->slot_checked = true;
+        e->slot_node = node;
+        e->stream = shared_stream(e->slot);
+        e->joined = false;
+        // no lock-free id before the join: another slot's set-up generation may be this one's
+        // too (the word is kept: the join goes above this session's last id)
+        e->issuer.setup = 0;
     }
-    if (e->claim_node != (e->has_node ? node : -1)) // once per layout and node id
+    // A shared stream needs no claim: its databases issue its ids together. Otherwise one
+    // database of the server issues the pair's ids (snowflake_claims.cpp).
+    if (!e->stream && e->claim_node != (e->has_node ? node : -1)) // once per layout and node id
         claim_layout(e, node); // after the slot is known: a claim taken over sets it up again
     return e->slot ? nextval_fast(e, node) : nextval_slow(e, node);
 }

@@ -199,8 +199,11 @@ struct Probe {
     }
 };
 
-// One id by either step, as nextval_fast takes them (the waits yield to the clock thread).
-bool issue(Server& sv, slot::Issuer& me, Probe& p, Issued& out)
+// One id by either step, as nextval_fast takes them (the waits yield to the clock thread), under
+// the reservation view view(unit, counter); reserve(unit) reserves up to unit; covered(word)
+// tells whether the durable mark the view stands for covers an id.
+template <class View, class Reserve, class Covered>
+bool issue_with(Server& sv, slot::Issuer& me, Probe& p, Issued& out, View&& view, Reserve&& reserve, Covered&& covered)
 {
     while (!sv.stop.load(std::memory_order_relaxed)) {
         FastIssue fi;
@@ -218,12 +221,12 @@ bool issue(Server& sv, slot::Issuer& me, Probe& p, Issued& out)
                     return unit;
                 },
                 [&](int64_t& u, int64_t& k) {
-                    sv.reserved_view(u, k);
+                    view(u, k);
                     p.pause();
                 },
                 fi)) {
             p.observe(sv.c);
-            out = Issued{fi.word, me.setup, sv.covered(fi.word), 0};
+            out = Issued{fi.word, me.setup, covered(fi.word), 0};
             return true;
         }
         Step step;
@@ -238,18 +241,26 @@ bool issue(Server& sv, slot::Issuer& me, Probe& p, Issued& out)
                     mono = sv.mono_us.load(std::memory_order_relaxed);
                     p.pause(); // the slot's mutex held: a preempted holder of the spinlock
                 },
-                [&](int64_t& u, int64_t& k) { sv.reserved_view(u, k); }, now_us);
+                [&](int64_t& u, int64_t& k) { view(u, k); }, now_us);
             if (step.kind == Step::Issue) {
-                out = Issued{me.word, me.setup, sv.covered(me.word), step.clock_back};
+                out = Issued{me.word, me.setup, covered(me.word), step.clock_back};
                 return true;
             }
         }
         if (step.kind == Step::NeedReservation)
-            sv.reserve(step.unit);
+            reserve(step.unit);
         else
             std::this_thread::yield(); // WaitForClock: the clock thread moves the clock
     }
     return false;
+}
+
+// One id under the slot's own reservation (a slot of one database).
+bool issue(Server& sv, slot::Issuer& me, Probe& p, Issued& out)
+{
+    return issue_with(
+        sv, me, p, out, [&](int64_t& u, int64_t& k) { sv.reserved_view(u, k); }, [&](int64_t unit) { sv.reserve(unit); },
+        [&](uint64_t word) { return sv.covered(word); });
 }
 
 // The clock: a tick of a quarter unit every few microseconds of real time; with step_back, now
@@ -408,6 +419,121 @@ TEST(SlotProtocol, ClockReadingsOnlyRise)
     for (size_t t = 0; t < ids.size(); ++t)
         for (size_t i = 0; i < ids[t].size(); ++i)
             ASSERT_EQ(ids[t][i].clock_back, 0) << "a step back reported: thread " << t << " id " << i;
+}
+
+// A stream shared by the databases of a server (src/pg/snowflake_generator.cpp, "Databases
+// sharing a stream"): issuers of two databases on one slot, each under its own database's
+// durable mark as it last confirmed it (a view of its own, not the slot's reserved cell), each
+// reservation raising its database's mark and the server's fence. The second database joins
+// while the first issues, its mark above the stream and the fence (a database restored from
+// elsewhere, whose rows carry ids up to it): the join raises the word above its mark, as a
+// set-up; a join whose mark the fence covers leaves the word alone. Every id is distinct, each
+// issuer's ids increase, every id lies under its own database's durable mark and under the
+// fence, and the second database's ids lie above its mark as it joined.
+TEST(SlotProtocol, DatabasesShareOneStreamUnderTheirOwnMarks)
+{
+    Server sv(1000);
+    constexpr int kDatabases = 2;
+    std::atomic<int64_t> durable[kDatabases];
+    std::mutex db_lock[kDatabases]; // each database's layout lock
+    std::mutex fence_lock;
+    Mark fence{1000}; // the server's fence: covers every mark a reservation made (a join raises it to the joiner's)
+    durable[0] = encode_mark(sv.layout, Mark{1000});
+    durable[1] = encode_mark(sv.layout, Mark{1040}); // ahead of the stream: restored rows up to unit 1040
+    std::mutex join_lock; // the server-wide lock of the slot's set-ups
+    std::vector<std::vector<Issued>> ids(kIssuers);
+    std::vector<int> db_of(kIssuers);
+    std::vector<uint64_t> joined_above(kIssuers, 0);
+    std::vector<std::thread> threads;
+    std::atomic<int> done{0};
+    std::thread clock(run_clock, std::ref(sv), true, 17);
+    for (int t = 0; t < kIssuers; ++t) {
+        const int db = t % kDatabases;
+        db_of[t] = db;
+        threads.emplace_back([&, t, db] {
+            if (db == 1) // joins a little later, while the first database issues
+                std::this_thread::sleep_for(std::chrono::milliseconds(2 + t));
+            slot::Issuer me;
+            Probe p(2000 + t);
+            int64_t view = -1; // this issuer's view of its database's mark
+            {
+                // the join: the mark read (confirmed), the word raised above it when below
+                std::lock_guard<std::mutex> j(join_lock);
+                std::lock_guard<std::mutex> l(db_lock[db]);
+                view = durable[db].load();
+                const Mark h = decode_mark(sv.layout, view);
+                GenState st;
+                restart_from_mark(sv.layout, st, h, kNode);
+                const uint64_t restart = position_of(sv.layout, st, kNode);
+                bool foreign;
+                {
+                    std::lock_guard<std::mutex> fl(fence_lock);
+                    foreign = !mark_covers(fence, h); // not made by a reservation of this server
+                    fence = mark_max(fence, h);
+                }
+                if (foreign)
+                    joined_above[t] = restart;
+                std::lock_guard<std::mutex> g(sv.mutex);
+                if (foreign && restart > StdAtomics::read(sv.c.word)) {
+                    slot::begin_setup<StdAtomics>(sv.c);
+                    slot::exchange_word<StdAtomics>(sv.c, [&](uint64_t old) { return std::max(old, restart); });
+                    sv.generation = slot::next_generation(sv.generation);
+                    slot::publish_setup<StdAtomics>(sv.c, sv.generation);
+                }
+            }
+            Issued one;
+            ids[t].reserve(kIdsPerIssuer);
+            while (static_cast<int>(ids[t].size()) < kIdsPerIssuer &&
+                   issue_with(
+                       sv, me, p, one,
+                       [&](int64_t& u, int64_t& k) {
+                           GenState st;
+                           apply_mark(sv.layout, st, decode_mark(sv.layout, view), kNode);
+                           u = st.reserved_unit;
+                           k = st.reserved_counter;
+                       },
+                       [&](int64_t unit) {
+                           std::lock_guard<std::mutex> l(db_lock[db]);
+                           const Mark m = mark_max(decode_mark(sv.layout, durable[db].load()), Mark{unit + sv.lease});
+                           const int64_t encoded = encode_mark(sv.layout, m);
+                           durable[db].store(encoded);
+                           {
+                               std::lock_guard<std::mutex> fl(fence_lock);
+                               fence = mark_max(fence, m);
+                           }
+                           view = encoded; // confirmed: this database's mark as now durable
+                       },
+                       [&](uint64_t word) {
+                           const Position pos = unpack_position(sv.layout, word);
+                           Mark f;
+                           {
+                               std::lock_guard<std::mutex> fl(fence_lock);
+                               f = fence;
+                           }
+                           return mark_covers_id(sv.layout, decode_mark(sv.layout, durable[db].load()), pos.last_unit,
+                                                 pos.node, pos.counter) &&
+                               mark_covers_id(sv.layout, f, pos.last_unit, pos.node, pos.counter);
+                       }))
+                ids[t].push_back(one);
+            done.fetch_add(1);
+        });
+    }
+    const auto deadline = std::chrono::steady_clock::now() + kMaxRun;
+    while (done.load() < kIssuers && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    sv.stop = true;
+    for (auto& t : threads)
+        t.join();
+    clock.join();
+    expect_distinct_and_increasing(ids);
+    for (int t = 0; t < kIssuers; ++t) {
+        EXPECT_GT(ids[t].size(), 100u) << "thread " << t << " of database " << db_of[t] << " issued too few ids";
+        for (size_t i = 0; i < ids[t].size(); ++i) {
+            ASSERT_TRUE(ids[t][i].covered) << "an id above its database's mark or the fence: thread " << t << " id " << i;
+            ASSERT_GT(ids[t][i].word, joined_above[t]) << "an id at or below its database's mark as it joined: thread "
+                                                          << t << " id " << i;
+        }
+    }
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 // Unit tests of the snowflake core: durable marks, restarts, crashes, the two-path model and synchronous standbys.
 #include "snowflake_fixtures.h"
 
+#include <unordered_set>
+
 using namespace idseq;
 using namespace idseq::sf_test;
 
@@ -153,6 +155,278 @@ TEST(SnowflakeDurable, BothPathsCrashesRestartsAndNodeChangesNeverRepeat)
     }
 }
 
+
+// Two databases of one server issuing one layout's ids with one node id, as the adapter
+// runs them (src/pg/snowflake_generator.cpp, "Databases sharing a stream";
+// snowflake_claims.cpp): with preload, backends of both databases issue from one shared slot,
+// each under its own database's H as it last confirmed it, each reservation raising its H and
+// the server's fence; a stream's first join after a start sets it up from the word saved at
+// a clean shutdown, above the fence, or -- when the pair was never issued on the server --
+// above the joiner's H; a later join raises the word above the joiner's H. Without preload
+// one database at a time holds the claim and issues on the path without shared memory; a
+// take-over restarts above the fence. Through crashes and promotions (the claims' record
+// lost), clean restarts that switch paths, clock steps and a database's mark set ahead (a
+// restore): no id issued twice across the databases, and every id under its database's H.
+// Mutations of the model this test catches: a stream set up after a crash from the joiner's
+// H without the fence, a reservation on the shared stream that does not raise the fence, and a
+// join that leaves the word below a mark the fence does not cover (each applied and seen to
+// fail: an id issued twice).
+struct SharedStreamServer {
+    const Layout& layout;
+    int64_t node;
+    Mark H[2];
+    int64_t fence_us = 0;
+    int64_t P[2] = {-1, -1};
+    bool issued_ever = false; // the claims' record: false once it may have lost a claim
+    bool record_lost = false;
+    bool fast = true, ready = false, saved = false;
+    uint64_t saved_word = 0;
+    slot::SlotCells<test::StdAtomics> cells;
+    uint32_t generation = 0;
+    int holder = -1; // the claim file: -1 none, 0/1 a database's claim without preload, 10 + db a
+                     // stream only that database joined, -2 a stream several databases joined
+    int64_t lease_us = 0, now_us = 0, mono_us = 0;
+    int shared_ids[2] = {0, 0}, slow_ids = 0, takeovers = 0, raised_by_join = 0;
+    struct Backend {
+        bool joined = false, started = false;
+        Mark view, base, mark;
+        slot::Issuer issuer;
+    } backends[4]; // backend i belongs to database i % 2
+    std::mt19937_64 rng{21};
+
+    SharedStreamServer(const Layout& l, int64_t n) : layout(l), node(n) { fresh(); }
+    void fresh()
+    {
+        cells.setup = 0;
+        cells.word = 0;
+        cells.anchor_unit = static_cast<uint64_t>(-1);
+        cells.anchor_mono = 0;
+        cells.last_now = slot::now_word(std::numeric_limits<int64_t>::min());
+        ready = false;
+        for (Backend& b : backends)
+            b = Backend{};
+    }
+    void raise_fence(const Mark& m) { fence_us = std::max(fence_us, fence_of_mark(layout, m)); }
+    Mark above_fence(int db)
+    {
+        H[db] = mark_max(H[db], fence_mark(layout, fence_us, node));
+        return H[db];
+    }
+    Mark reserve(int db, int64_t unit, int64_t counter)
+    {
+        if (!mark_covers_id(layout, H[db], unit, node, counter))
+            H[db] = reservation_mark(layout, unit, counter, node, now_us, lease_us, H[db]);
+        raise_fence(H[db]);
+        return H[db];
+    }
+    uint64_t restart_word(const Mark& m)
+    {
+        GenState st;
+        restart_from_mark(layout, st, m, node);
+        return position_of(layout, st, node);
+    }
+    void join(int db, Backend& b)
+    {
+        const bool foreign = fence_of_mark(layout, H[db]) > fence_us; // not made by a reservation here
+        const uint64_t own = restart_word(H[db]);
+        if (!ready) {
+            // the claim of this database, without preload, or a stream only it joined: its ids
+            // are the pair's greatest
+            const bool mine = !saved && (holder == db || holder == 10 + db) && !record_lost;
+            const bool single = (holder == -1 || holder == db || holder == 10 + db) && !record_lost;
+            const uint64_t fenced = !saved && !mine && (issued_ever || record_lost)
+                ? restart_word(fence_mark(layout, fence_us, node)) : 0;
+            uint64_t from = own;
+            if (mine && P[db] >= 0)
+                from = position_of(layout, resume_from_last_id(layout, P[db], H[db].unit, node), node);
+            holder = single ? 10 + db : -2;
+            raise_fence(H[db]);
+            P[db] = -1;
+            const Mark fence = fence_mark(layout, fence_us, node);
+            if (saved)
+                cells.word = saved_word;
+            slot::begin_setup<test::StdAtomics>(cells);
+            slot::exchange_word<test::StdAtomics>(cells, [&](uint64_t old) {
+                const Position p = unpack_position(layout, old);
+                if (saved && p.last_unit >= 0 && mark_covers_id(layout, fence, p.last_unit, p.node, p.counter))
+                    return foreign ? std::max(old, own) : old;
+                return std::max(from, fenced);
+            });
+            slot::reset_cells<test::StdAtomics>(cells, -1, -1);
+            saved = false;
+            ready = true;
+            generation = slot::next_generation(generation);
+            slot::publish_setup<test::StdAtomics>(cells, generation);
+        } else {
+            if (holder != 10 + db)
+                holder = -2; // a second database joins
+            raise_fence(H[db]);
+            P[db] = -1;
+            if (foreign && own > cells.word) {
+                slot::begin_setup<test::StdAtomics>(cells);
+                slot::exchange_word<test::StdAtomics>(cells, [&](uint64_t old) { return std::max(old, own); });
+                generation = slot::next_generation(generation);
+                slot::publish_setup<test::StdAtomics>(cells, generation);
+                ++raised_by_join;
+            }
+        }
+        b.view = H[db];
+        b.joined = true;
+    }
+    // One snowflake_nextval of backend i; -1: it waits for the clock; -3: refused (the claim).
+    int64_t nextval(int64_t now, int i)
+    {
+        const int db = i % 2;
+        Backend& b = backends[i];
+        now_us = unit_start_us(layout, now) + static_cast<int64_t>(rng() % static_cast<uint64_t>(layout.unit_us));
+        mono_us += static_cast<int64_t>(rng() % static_cast<uint64_t>(2 * layout.unit_us));
+        const uint64_t rnd = rng();
+        if (fast) {
+            if (!b.joined)
+                join(db, b);
+            auto view = [&](int64_t& unit, int64_t& counter) {
+                GenState v;
+                apply_mark(layout, v, b.view, node);
+                unit = v.reserved_unit;
+                counter = v.reserved_counter;
+            };
+            for (;;) {
+                FastIssue fi;
+                Step s{};
+                if (slot::try_lock_free<test::StdAtomics>(cells, b.issuer, layout, word_step(layout), node, 0, rnd,
+                                                          [&] { return now; }, view, fi)) {
+                    s = Step{Step::Issue, fi.unit, fi.counter, 0};
+                } else {
+                    int64_t read_us = 0;
+                    s = slot::locked_step<test::StdAtomics>(
+                        cells, b.issuer, layout, node, 0, rnd, [&](int64_t& us, int64_t& mono) { us = now_us, mono = mono_us; },
+                        view, read_us);
+                }
+                if (s.kind == Step::NeedReservation) {
+                    b.view = mark_max(b.view, reserve(db, s.unit, s.counter));
+                    continue;
+                }
+                if (s.kind == Step::WaitForClock)
+                    return -1;
+                EXPECT_TRUE(mark_covers_id(layout, H[db], s.unit, node, s.counter)) << "an id above its database's mark";
+                issued_ever = true;
+                ++shared_ids[db];
+                return compose(layout, s.unit, node, s.counter, rnd);
+            }
+        }
+        if (holder != db) {
+            if (holder >= 0 && holder < 10 && rng() % 50 != 0)
+                return -3; // refused: the holder is not idle
+            // (holder -2: the stream's claim, nobody's)
+            // the claim taken (no holder, or an idle one): above the fence unless never issued
+            if (issued_ever || record_lost || holder != -1) {
+                above_fence(db);
+                raise_fence(H[db]);
+                P[db] = -1;
+                ++takeovers;
+            }
+            holder = db;
+            for (int j = db; j < 4; j += 2)
+                backends[j].started = false;
+        }
+        if (!b.started || P[db] < 0) {
+            b.base = b.mark = H[db];
+            b.started = true;
+        }
+        for (int attempt = 0; attempt < 40; ++attempt) {
+            GenState st = rebuild_state_marks(layout, P[db] >= 0, P[db], b.base, b.mark, node);
+            Step s = next(layout, st, now, rnd, 0, mono_us);
+            if (s.kind == Step::NeedReservation) {
+                b.mark = reserve(db, s.unit, s.counter);
+                continue;
+            }
+            if (s.kind == Step::WaitForClock)
+                return -1;
+            EXPECT_TRUE(mark_covers_id(layout, H[db], s.unit, node, s.counter)) << "an id above its database's mark";
+            issued_ever = true;
+            ++slow_ids;
+            P[db] = compose(layout, s.unit, node, s.counter, rnd);
+            return P[db];
+        }
+        ADD_FAILURE() << "the path without shared memory does not converge";
+        return -2;
+    }
+    void crash(bool promotion)
+    {
+        fresh();
+        saved = false;
+        P[0] = P[1] = -1;
+        if (promotion)
+            record_lost = true; // a standby made before the claims' directory
+    }
+    void clean_restart(bool preload)
+    {
+        if (fast && ready) {
+            saved = true;
+            saved_word = cells.word;
+        }
+        saved = saved && fast && preload;
+        fresh();
+        fast = preload;
+    }
+};
+
+TEST(SnowflakeDurable, DatabasesSharingAStreamNeverRepeatAcrossCrashesAndPathSwitches)
+{
+    std::vector<Layout> layouts;
+    for (const char* name : {"snowflake", "sonyflake", "display60"})
+        layouts.push_back(builtin(name));
+    for (const Layout& l : layouts) {
+        SCOPED_TRACE(l.name);
+        SharedStreamServer srv(l, l.has(Field::Node) ? 7 : 0);
+        std::mt19937_64 rng(31);
+        int64_t now = 10 * kHourUs / l.unit_us;
+        std::unordered_set<int64_t> seen;
+        int issued = 0;
+        for (int i = 0; i < 200000; ++i) {
+            const uint64_t r = rng() % 10000;
+            if (r < 8000)
+                now += static_cast<int64_t>(rng() % 2);
+            else if (r < 9900)
+                ;
+            else if (r < 9930)
+                now -= static_cast<int64_t>(rng() % 5000); // the clock steps back
+            else if (r < 9945) {
+                srv.crash(rng() % 3 == 0);
+                now -= static_cast<int64_t>(rng() % 5000);
+            } else if (r < 9960)
+                srv.clean_restart(rng() % 3 != 0); // with preload, mostly
+            else if (r < 9962) {
+                // a dump from another server whose clock ran ahead restored into a database: its
+                // mark, and a row with an id in its last unit, which no new id may repeat
+                const int db = static_cast<int>(rng() % 2);
+                const Mark restored{std::max(now, fence_mark(l, srv.fence_us, srv.node).unit) + 1 +
+                                    static_cast<int64_t>(rng() % 2000)};
+                if (fence_of_mark(l, restored) > srv.fence_us && !mark_covers(srv.H[db], restored)) {
+                    srv.H[db] = mark_max(srv.H[db], restored);
+                    seen.insert(compose(l, restored.unit, srv.node, 0, 0));
+                    srv.backends[db].joined = srv.backends[db + 2].joined = false; // new sessions
+                }
+            }
+            srv.lease_us = rng() % 2 == 0 ? static_cast<int64_t>(rng() % 50) * l.unit_us
+                                          : static_cast<int64_t>(rng() % static_cast<uint64_t>(l.unit_us));
+            const int64_t id = srv.nextval(now, static_cast<int>(rng() % 4));
+            ASSERT_NE(id, -2);
+            if (id == -1)
+                ++now;
+            if (id < 0)
+                continue;
+            ASSERT_TRUE(seen.insert(id).second) << "id " << id << " issued twice, step " << i;
+            ++issued;
+        }
+        EXPECT_GT(issued, 100000);
+        EXPECT_GT(srv.shared_ids[0], 10000);
+        EXPECT_GT(srv.shared_ids[1], 10000);
+        EXPECT_GT(srv.slow_ids, 1000);
+        EXPECT_GT(srv.takeovers, 0);
+        EXPECT_GT(srv.raised_by_join, 0);
+    }
+}
 
 // ---- Restarts and drift ------------------------------------------------------------
 
