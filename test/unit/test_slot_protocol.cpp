@@ -474,11 +474,11 @@ TEST(SlotProtocol, DatabasesShareOneStreamUnderTheirOwnMarks)
                 if (foreign)
                     joined_above[t] = restart;
                 std::lock_guard<std::mutex> g(sv.mutex);
-                if (foreign && restart > StdAtomics::read(sv.c.word)) {
-                    slot::begin_setup<StdAtomics>(sv.c);
-                    slot::exchange_word<StdAtomics>(sv.c, [&](uint64_t old) { return std::max(old, restart); });
+                if (foreign && restart > Atomics::read(sv.c.word)) {
+                    slot::begin_setup<Atomics>(sv.c);
+                    slot::exchange_word<Atomics>(sv.c, [&](uint64_t old) { return std::max(old, restart); });
                     sv.generation = slot::next_generation(sv.generation);
-                    slot::publish_setup<StdAtomics>(sv.c, sv.generation);
+                    slot::publish_setup<Atomics>(sv.c, sv.generation);
                 }
             }
             Issued one;
