@@ -64,8 +64,8 @@ idseq--1.2--$(EXTVERSION).sql: $(sort $(wildcard src/sql/upgrade/1.2--$(EXTVERSI
 # ---- PostgreSQL-free core: unit tests, sanitizers, fuzzing, micro-benchmarks ----
 CORE_CXX     ?= g++
 CORE_FLAGS    = -std=c++17 $(WARN) -Isrc/core -g
-UNIT_SRCS     = $(sort $(wildcard test/unit/*.cpp))
-UNIT_HDRS     = $(wildcard test/unit/*.h)
+UNIT_SRCS     = $(sort $(wildcard core_tests/unit/*.cpp))
+UNIT_HDRS     = $(wildcard core_tests/unit/*.h)
 
 CORE_HDRS      = $(wildcard src/core/*.h)
 SAN_FLAGS      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -77,9 +77,10 @@ build/san/%.o: src/core/%.cpp $(CORE_HDRS)
 	@mkdir -p build/san
 	clang++ $(CORE_FLAGS) -O1 $(SAN_FLAGS) -c $< -o $@
 # ThreadSanitizer: the tests with threads (the slot protocol). TSAN_EXTRA, e.g.
-# -DIDSEQ_SLOT_MUTATION_2, builds a mutation of the protocol (test/unit/test_slot_protocol.cpp).
+# -DIDSEQ_SLOT_MUTATION_2, builds a mutation of the protocol
+# (core_tests/unit/test_slot_protocol.cpp).
 TSAN_FLAGS     = -fsanitize=thread -fno-omit-frame-pointer $(TSAN_EXTRA)
-TSAN_UNIT_SRCS = test/unit/test_slot_protocol.cpp
+TSAN_UNIT_SRCS = core_tests/unit/test_slot_protocol.cpp
 build/tsan/%.o: src/core/%.cpp $(CORE_HDRS)
 	@mkdir -p build/tsan
 	clang++ $(CORE_FLAGS) -O1 $(TSAN_FLAGS) -c $< -o $@
@@ -93,15 +94,15 @@ CORE_FUZZ = $(patsubst src/core/%.cpp,build/fuzz/%.o,$(CORE_SRCS))
 CORE_TSAN = $(patsubst src/core/%.cpp,build/tsan/%.o,$(CORE_SRCS))
 
 # Each test file is its own object, so that `make -j` compiles them side by side.
-UNIT_OPT = $(patsubst test/unit/%.cpp,build/unit-opt/%.o,$(UNIT_SRCS))
-UNIT_SAN = $(patsubst test/unit/%.cpp,build/unit-san/%.o,$(UNIT_SRCS))
+UNIT_OPT = $(patsubst core_tests/unit/%.cpp,build/unit-opt/%.o,$(UNIT_SRCS))
+UNIT_SAN = $(patsubst core_tests/unit/%.cpp,build/unit-san/%.o,$(UNIT_SRCS))
 # The core's objects are built -O2, as in the extension; the test files (with the core's
 # inline code they include) -O1 with line tables only (a backtrace still gives file and
 # line): the unit test binary then takes 61 s of CPU to build instead of 94, and runs as fast.
-build/unit-opt/%.o: test/unit/%.cpp $(CORE_HDRS) $(UNIT_HDRS)
+build/unit-opt/%.o: core_tests/unit/%.cpp $(CORE_HDRS) $(UNIT_HDRS)
 	@mkdir -p build/unit-opt
 	$(CORE_CXX) $(filter-out -g,$(CORE_FLAGS)) -O1 -g1 -c $< -o $@
-build/unit-san/%.o: test/unit/%.cpp $(CORE_HDRS) $(UNIT_HDRS)
+build/unit-san/%.o: core_tests/unit/%.cpp $(CORE_HDRS) $(UNIT_HDRS)
 	@mkdir -p build/unit-san
 	clang++ $(CORE_FLAGS) -O1 $(SAN_FLAGS) -c $< -o $@
 
@@ -129,7 +130,7 @@ unit-tsan: build/unit_tests_tsan
 	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $$norand build/unit_tests_tsan
 
 # Mutations of the slot protocol: every IDSEQ_SLOT_MUTATION_n that src/core/slot_protocol.h
-# tests for breaks the protocol one way (test/unit/test_slot_protocol.cpp says how, and which
+# tests for breaks the protocol one way (core_tests/unit/test_slot_protocol.cpp says how, and which
 # test catches it). `make mutation` builds the protocol's tests once per mutation (as
 # unit-tsan does, the core's objects shared) and fails unless each build fails one of them or
 # ThreadSanitizer reports a data race.
@@ -154,9 +155,9 @@ mutation-run-%: build/mutation_%
 	done; \
 	echo "mutation $*: SURVIVED $(MUTATION_TRIES) runs"; exit 1
 
-FUZZ_TARGETS = $(patsubst test/fuzz/%.cpp,build/%,$(sort $(wildcard test/fuzz/fuzz_*.cpp)))
+FUZZ_TARGETS = $(patsubst core_tests/fuzz/%.cpp,build/%,$(sort $(wildcard core_tests/fuzz/fuzz_*.cpp)))
 FUZZ_SECONDS ?= 10
-build/fuzz_%: test/fuzz/fuzz_%.cpp $(CORE_FUZZ) $(CORE_HDRS) $(wildcard test/fuzz/*.h)
+build/fuzz_%: core_tests/fuzz/fuzz_%.cpp $(CORE_FUZZ) $(CORE_HDRS) $(wildcard core_tests/fuzz/*.h)
 	clang++ $(CORE_FLAGS) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(CORE_FUZZ) $< -o $@
 
 # Each target fuzzes FUZZ_SECONDS on one core; `make -j` runs them side by side, each one's
@@ -167,7 +168,7 @@ fuzz-run-%: build/fuzz_%
 	@mkdir -p build/corpus/$*
 	@{ echo "fuzzing $* for $(FUZZ_SECONDS)s"; \
 	  build/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 -artifact_prefix=build/fuzz-$*- \
-	    build/corpus/$* test/fuzz/corpus/$* 2>&1; }
+	    build/corpus/$* core_tests/fuzz/corpus/$* 2>&1; }
 
 # ---- the two commands ----
 demo:

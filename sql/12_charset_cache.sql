@@ -1,7 +1,7 @@
 -- The charset registry cache: no cached pointer outlives
 -- its definition, a rolled-back definition is never used again, over-long names are refused
 -- before any lookup, and the self-describing type modifier in a read-only transaction.
--- 2PC, concurrent sessions and memory under subtransaction-abort loops: t/091_charset_cache.pl.
+-- 2PC, concurrent sessions and memory under subtransaction-abort loops: t/019_lexid_charset_cache.pl.
 --
 -- Runs in a database of its own, so that its charsets do not show in other tests' hints.
 \pset null '(null)'

@@ -3,7 +3,7 @@
 -- untyped value it can see (beside a typed operand: in its charset; beside another untyped
 -- one, or sorted on its own: base36) before planning. Wrong rows never; by index scan and
 -- by sequential scan.
--- The view planned before the library is loaded (no preload): t/092_lexid_untyped.pl.
+-- The view planned before the library is loaded (no preload): t/014_lexid_untyped.pl.
 SELECT 'loads the library, and with it the planner hook'::text AS note, 'x'::lexid AS x;
 
 -- ===== the contract: untyped values on their own are base36 =====

@@ -1,4 +1,4 @@
--- Time predicates on snowflake ids (src/pg/snowflake_time_quals.cpp).
+-- Time predicates on snowflake ids (src/pg/sf_time_quals.cpp).
 -- snowflake_timestamp(id, layout) compared with a timestamp, on a time-first layout, is
 -- planned as the range of ids it selects: an index on id serves it and partitions BY RANGE
 -- (id) are pruned. The range agrees with the predicate on every id that has a time and

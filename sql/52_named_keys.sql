@@ -1,7 +1,7 @@
 -- Public ids with named keys (1.3): idseq_create_key, idseq_import_key, idseq_export_key,
 -- idseq_drop_key, idseq_grant_key, idseq_revoke_key, idseq_public_id, idseq_from_public_id,
 -- idseq_try_from_public_id, the view idseq_keys; with real roles: who may use, read, grant
--- and drop a key. (Logs, pg_stat_statements and pg_dump: t/060_named_keys.pl.)
+-- and drop a key. (Logs, pg_stat_statements and pg_dump: t/070_named_keys.pl.)
 \pset null '(null)'
 \x off
 SELECT current_database() AS datname \gset

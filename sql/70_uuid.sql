@@ -111,7 +111,7 @@ SELECT bool_and(u >= idseq_uuidv7_bound(t - interval '1 second') AND u < idseq_u
   FROM v7;
 SELECT idseq_uuidv7() > (SELECT u FROM v7 ORDER BY u DESC LIMIT 1) AS later_statement_greater;
 -- works without idseq.node_id: the regression instance of `make test` sets none, and says so
--- in idseq_test.sets_no_node_id (test/regress.conf), so there the version 7 UUIDs above were
+-- in idseq_test.sets_no_node_id (sql/regress.conf), so there the version 7 UUIDs above were
 -- made without one. On a server that sets a node id (make installcheck against a production
 -- server) this proves nothing and shows true.
 SELECT current_setting('idseq.node_id') = '-1'

@@ -1,7 +1,7 @@
 # A database owner cannot lower a generator's durable high-water mark.
 # The database owner (the predefined role pg_database_owner) may set the marks with setval,
 # because a pg_restore --no-owner of its own database writes them that way
-# (t/097_nonsuperuser.pl); lowering one must not let the generator go back under ids it issued
+# (t/092_nonsuperuser.pl); lowering one must not let the generator go back under ids it issued
 # before a crash. The attack, on both generator paths: ids are minted ahead of the clock (a
 # custom layout with hour units, whose ids all share the clock's unit; the built-in layout with
 # the clock shifted an hour ahead, then set back), the database owner sets both marks to 1, the

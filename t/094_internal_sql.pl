@@ -3,7 +3,7 @@
 # object planted in a schema before pg_catalog runs on the paths it exercises). This test
 # keeps a new query from bypassing the helper: only internal_sql.cpp connects to SPI, and a
 # query is executed only there or in the one wrapper that connects through the helper on its
-# first line (registry.cpp's spi_query), so no SQL can run without the pinned search_path.
+# first line (charset_registry.cpp's spi_query), so no SQL can run without the pinned search_path.
 use strict;
 use warnings;
 use Test::More;

@@ -149,7 +149,7 @@ sub outside_references {
         push @names, $stem if $stem =~ /^\d+_/ || $f =~ /\.spec$/;
     }
     my $named = join('|', map { quotemeta } sort { length($b) <=> length($a) } @names);
-    my $pattern = qr{(?<![\w/.-])(?:t/[\w/.-]*\.p[lm]|\d{3}_\w+\.pl|(?:sql|expected)/\w+\.(?:sql|out)|specs/[\w.-]*|[\w-]+\.spec|test/(?:unit|fuzz)\b|IdseqTest|$named)(?![\w])};
+    my $pattern = qr{(?<![\w/.-])(?:t/[\w/.-]*\.p[lm]|\d{3}_\w+\.pl|(?:sql|expected)/\w+\.(?:sql|out)|specs/[\w.-]*|[\w-]+\.spec|core_tests/(?:unit|fuzz)\b|IdseqTest|$named)(?![\w])};
     my @bad;
     for my $path (@user) {
         open my $fh, '<:encoding(UTF-8)', $path or die "$path: $!";

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the charset cache's committed tier buys (docs/dev/design.md, "The charset cache"):
 # builds of idseq.so given as arguments (one as is, one with "committed = false;" as the
-# first line of adopt() in src/pg/registry.cpp, so that every definition lives in the
+# first line of adopt() in src/pg/charset_registry.cpp, so that every definition lives in the
 # transaction tier and is read again by the next transaction) are taken in turns, five
 # rounds: each installs a build, restarts a throwaway cluster with 2,000 custom charsets and
 # times a procedure that converts and prints one lexid(mycs) value per transaction, 20,000

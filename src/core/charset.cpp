@@ -2,7 +2,7 @@
 #include "charset.h"
 #include "error.h"
 #include "sha256.h"
-#include "shown.h"
+#include "quoted_text.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -5,7 +5,7 @@
 
 #include "error.h"
 #include "fixed_code.h"
-#include "shown.h"
+#include "quoted_text.h"
 
 #include <cstdint>
 #include <cstdio>

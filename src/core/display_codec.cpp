@@ -1,7 +1,7 @@
 #include "cpp_only.h"
 #include "display_codec.h"
 #include "error.h"
-#include "shown.h"
+#include "quoted_text.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-// Errors raised by the core. The adapter (src/pg/boundary.h) maps each kind to a SQLSTATE.
+// Errors raised by the core. The adapter (src/pg/core_call.h) maps each kind to a SQLSTATE.
 #pragma once
 #include "cpp_only.h"
 

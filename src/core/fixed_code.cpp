@@ -2,7 +2,7 @@
 #include "fixed_code.h"
 
 #include "error.h"
-#include "shown.h"
+#include "quoted_text.h"
 
 #include <cstring>
 #include <limits>

@@ -3,7 +3,7 @@
 
 #include "bignat.h"
 #include "error.h"
-#include "shown.h"
+#include "quoted_text.h"
 
 #include <algorithm>
 

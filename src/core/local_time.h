@@ -1,7 +1,7 @@
 // Local time: which instants have a local time at or past a given one, in a time zone given
 // as its spans of constant UTC offset. For the bounds of time predicates that read an id's
 // time in local time (snowflake_timestamp(id)::date, date_trunc('day', ...)), planned by
-// src/pg/snowflake_time_quals.cpp and computed by src/pg/snowflake_local_time.cpp, which
+// src/pg/sf_time_quals.cpp and computed by src/pg/sf_local_time.cpp, which
 // reads the spans from PostgreSQL's time zone code.
 //
 // An instant t (microseconds) in a span has the local time t + offset_us. Local time need

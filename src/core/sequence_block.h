@@ -1,7 +1,7 @@
 // Blocks of consecutive values of an INCREMENT BY 1 sequence (nextval_block): where the next
 // n values lie, given the sequence's page (last_value, is_called) and the largest value a
 // block may hold. Plain arithmetic; the adapter reads and writes the page under its buffer
-// lock (src/pg/sequence_page.h) and raises the errors.
+// lock (src/pg/seq_page.h) and raises the errors.
 #pragma once
 #include "cpp_only.h"
 

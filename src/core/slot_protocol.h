@@ -5,7 +5,7 @@
 // The steps are templates over an atomics policy A, so that the server runs them on
 // PostgreSQL's atomics (src/pg: PgAtomics over pg_atomic_uint64/uint32 and its barriers) and
 // the unit tests on std::atomic with real threads under ThreadSanitizer
-// (test/unit/test_slot_protocol.cpp). A provides, for its cell types U64 and U32:
+// (core_tests/unit/test_slot_protocol.cpp). A provides, for its cell types U64 and U32:
 //
 //   static uint64_t read(U64&);  static void write(U64&, uint64_t);
 //   static uint32_t read(U32&);  static void write(U32&, uint32_t);
@@ -43,8 +43,8 @@
 #include "snowflake.h"
 
 // IDSEQ_SLOT_MUTATION_n (n = 1..6) breaks the protocol on purpose, so that
-// test/unit/test_slot_protocol.cpp can show its tests catch it: only the Makefile's TSAN_EXTRA
-// defines one, for the unit tests' build; the extension's build never does.
+// core_tests/unit/test_slot_protocol.cpp can show its tests catch it: only the Makefile's
+// TSAN_EXTRA defines one, for the unit tests' build; the extension's build never does.
 
 #include <cstdint>
 

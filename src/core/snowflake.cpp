@@ -3,7 +3,7 @@
 #include "snowflake.h"
 
 #include "error.h"
-#include "shown.h"
+#include "quoted_text.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -132,7 +132,7 @@ int64_t min_id(const Layout& layout, int64_t ts_us);
 // On a time-first layout (time is the most significant field) the time of an id, unpack's
 // ts_us, never decreases as the id grows: the ids whose time compares with a timestamp in a
 // given way form one range of ids. These give that range's ends, exactly, for the planner's
-// derived conditions (src/pg/snowflake_time_quals.cpp); they never throw.
+// derived conditions (src/pg/sf_time_quals.cpp); they never throw.
 
 // Whether the time field is the most significant field of the layout.
 bool time_first(const Layout& layout);
@@ -466,7 +466,7 @@ Mark mark_min(const Mark& a, const Mark& b) noexcept;
 void apply_mark(const Layout& layout, GenState& state, const Mark& mark, int64_t node) noexcept;
 // The server's fence: a time (Unix microseconds) that every id issued on the server lies
 // below, in the terms of its own layout, kept by the adapter in a WAL-logged register that
-// every database of the server reads (src/pg/snowflake_fence.cpp). fence_of_mark is what a
+// every database of the server reads (src/pg/sf_fence.cpp). fence_of_mark is what a
 // reservation raises it to: the end of a whole mark's unit, or for a mark inside a unit the
 // time at which the lease point reaches its counter (reservation_mark's arithmetic); 0 for no
 // mark. fence_mark is its inverse for one layout and node: the least mark that covers every

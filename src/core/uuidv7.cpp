@@ -1,6 +1,6 @@
 #include "uuidv7.h"
 
-#include "shown.h"
+#include "quoted_text.h"
 
 #include <cstdio>
 

@@ -3,7 +3,7 @@
 // node list names a group. Without Citus's catalogs in this database, "no Citus".
 #pragma once
 
-#include "pg.h"
+#include "pg_headers.h"
 
 namespace idseq::pg {
 

@@ -1,6 +1,6 @@
 // What differs between the PostgreSQL majors idseq builds against (15, 16, 17, 18): the one
-// place for version tests, included by pg.h after PostgreSQL's headers. The adapters use the
-// names below and never test PG_VERSION_NUM themselves.
+// place for version tests, included by pg_headers.h after PostgreSQL's headers. The adapters use
+// the names below and never test PG_VERSION_NUM themselves.
 #pragma once
 
 #include "common/int.h"

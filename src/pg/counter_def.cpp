@@ -11,10 +11,10 @@
 
 #include <cstring>
 
-#include "boundary.h"
-#include "errors.h"
+#include "core_call.h"
+#include "quoted_text_pg.h"
 #include "internal_sql.h"
-#include "registry.h"
+#include "charset_registry.h"
 
 extern "C" {
 #include "access/genam.h"

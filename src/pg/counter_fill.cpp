@@ -17,9 +17,9 @@
 // run as the table's owner (who made the trigger, or allowed it with TRIGGER).
 #include "counter_internal.h"
 
-#include "errors.h"
+#include "quoted_text_pg.h"
 #include "internal_sql.h"
-#include "registry.h"
+#include "charset_registry.h"
 
 extern "C" {
 #include "access/genam.h"

@@ -10,7 +10,7 @@
 
 #include "counter_format.h"
 
-#include "pg.h"
+#include "pg_headers.h"
 
 extern "C" {
 #include "access/xact.h"

@@ -4,7 +4,7 @@
 // USAGE takes numbers, UPDATE raises keys, SELECT reads a key's state.
 #include "counter_internal.h"
 
-#include "errors.h"
+#include "quoted_text_pg.h"
 
 extern "C" {
 #include "catalog/pg_type.h"

@@ -23,10 +23,10 @@
 // fails with 40001 as a concurrent UPDATE would.
 #include "counter_internal.h"
 
-#include "boundary.h"
-#include "errors.h"
+#include "core_call.h"
+#include "quoted_text_pg.h"
 #include "internal_sql.h"
-#include "registry.h"
+#include "charset_registry.h"
 
 extern "C" {
 #include "access/rmgr.h"

@@ -14,7 +14,7 @@
 // and PostgreSQL resolves an unknown argument to the string category first. They read the
 // number as the original's argument type would (int8in, numeric_in), so those calls give
 // what they gave before the variants existed.
-#include "pg.h"
+#include "pg_headers.h"
 
 extern "C" {
 #include "utils/fmgrprotos.h"

@@ -16,7 +16,7 @@
 // (sub)transaction abort, which unwinds SPI and the GUC nest level together.
 #pragma once
 
-#include "pg.h"
+#include "pg_headers.h"
 
 extern "C" {
 #include "executor/spi.h"

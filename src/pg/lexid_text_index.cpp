@@ -21,7 +21,7 @@
 // column's charset (btree asks for it on `code = ANY($1::text[])`, and failed with "missing
 // support function 1(25,25)"), and its scan-key preprocessing would compare a text key
 // with an untyped lexid key in base36.
-#include "pg.h"
+#include "pg_headers.h"
 
 extern "C" {
 #include "access/htup_details.h"

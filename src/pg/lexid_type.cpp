@@ -28,9 +28,9 @@
 #include <string>
 #include <vector>
 
-#include "boundary.h"
-#include "errors.h"
-#include "registry.h"
+#include "core_call.h"
+#include "quoted_text_pg.h"
+#include "charset_registry.h"
 
 extern "C" {
 #include "access/hash.h"
@@ -97,7 +97,7 @@ PG_FUNCTION_INFO_V1(idseq_create_charset);
 PG_FUNCTION_INFO_V1(idseq_builtin_charsets);
 }
 
-#include "lexid_pg.h"
+#include "lexid_type.h"
 
 using idseq::Charset;
 using idseq::ErrorKind;

@@ -35,8 +35,8 @@
 //    than the column's (what ALTER COLUMN ... TYPE leaves) is refused (check_seed_charset):
 //    every insert that used it would draw a sequence value and then fail.
 #include "lexid.h"
-#include "lexid_pg.h" // first: it includes the core, which must precede PostgreSQL headers
-#include "pg.h"
+#include "lexid_type.h" // first: it includes the core, which must precede PostgreSQL headers
+#include "pg_headers.h"
 
 #include <cstring>
 #include <string_view>
@@ -80,8 +80,8 @@ PG_FUNCTION_INFO_V1(idseq_lexid_column_guard);
 }
 
 #include "internal_sql.h"
-#include "boundary.h"
-#include "registry.h"
+#include "core_call.h"
+#include "charset_registry.h"
 #include "module.h"
 
 namespace {

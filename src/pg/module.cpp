@@ -1,5 +1,5 @@
 // Module entry: the magic block and _PG_init, which hands off to each area's init.
-#include "pg.h"
+#include "pg_headers.h"
 
 #include "module.h"
 

@@ -5,5 +5,5 @@
 void idseq_snowflake_init(void);
 // The planner hook that reads untyped lexid operands in the charset of the typed operand.
 void idseq_lexid_plan_init(void);
-// The derived id conditions of time predicates (src/pg/snowflake_time_quals.cpp).
+// The derived id conditions of time predicates (src/pg/sf_time_quals.cpp).
 void idseq_snowflake_time_quals_init(void);

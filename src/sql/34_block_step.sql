@@ -2,7 +2,7 @@
 -- Since 1.2 (the upgrade from 1.1 is frozen in idseq--1.1--1.2.sql).
 -- lexid_block's blocks are v .. v + INCREMENT - 1: before ALTER SEQUENCE (or ALTER TABLE ...
 -- SET INCREMENT BY on an identity column) makes the step smaller, the sequence moves on so
--- that the next block starts after the last one (src/pg/sequences.cpp). Also under
+-- that the next block starts after the last one (src/pg/seq_generators.cpp). Also under
 -- session_replication_role = replica.
 CREATE FUNCTION @extschema@.idseq_sequence_step_guard() RETURNS event_trigger
     AS 'MODULE_PATHNAME', 'idseq_sequence_step_guard' LANGUAGE C;

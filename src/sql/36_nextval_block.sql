@@ -1,7 +1,7 @@
 -- ===== nextval_block: a block of consecutive values of a sequence (1.3) =====
 -- n values [first, last + 1) of an INCREMENT BY 1 sequence, moved past in one step under the
 -- sequence's buffer lock, so that no nextval and no other block ever hands them out
--- (src/pg/sequences.cpp). VOLATILE and PARALLEL UNSAFE as nextval; STRICT: a NULL sequence
+-- (src/pg/seq_generators.cpp). VOLATILE and PARALLEL UNSAFE as nextval; STRICT: a NULL sequence
 -- or size gives NULL and takes nothing, as nextval(NULL). EXECUTE stays with PUBLIC, like
 -- nextval's: what a caller may do is decided by its privileges on the sequence (USAGE or
 -- UPDATE, as for nextval).

@@ -9,7 +9,7 @@ CREATE FUNCTION @extschema@.idseq_snowflake_check(name text, epoch timestamptz, 
 -- Custom layouts. Each has two sequences of its own, created by snowflake_create_layout:
 -- state_seq, the durable high-water mark (a time unit; WAL-logged, so crash recovery and
 -- standbys inherit it), and last_id_seq (unlogged), the last id the generator issued while
--- running without shared memory. See src/pg/snowflake_generator.cpp.
+-- running without shared memory. See src/pg/sf_generator.cpp.
 CREATE TABLE @extschema@.idseq_layout_registry (
     name text PRIMARY KEY,
     epoch timestamptz NOT NULL,

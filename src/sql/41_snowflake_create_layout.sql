@@ -9,7 +9,7 @@ CREATE OR REPLACE FUNCTION @extschema@.idseq_snowflake_check_new(name text, epoc
                                                                  time_unit interval)
     RETURNS text AS 'MODULE_PATHNAME', 'idseq_snowflake_check_new' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- In C (src/pg/snowflake_layouts.cpp): no call of the extension's own makes a name lookup that an
+-- In C (src/pg/sf_layout_registry.cpp): no call of the extension's own makes a name lookup that an
 -- object planted in the extension's schema could capture; it refuses field orders whose ids
 -- cannot increase, as idseq_snowflake_check_new does.
 CREATE OR REPLACE FUNCTION @extschema@.snowflake_create_layout(name text, epoch timestamptz, fields text,

@@ -8,7 +8,7 @@
 -- idseq_sf_guard_... (the state sequence's name with "guard" for "state"): a logged sequence
 -- that belongs to the extension (pg_dump leaves it out), owned by the extension's owner and
 -- granted to nobody. Every reservation moves both; the generator's mark is the greater of the
--- two (src/pg/snowflake_store.cpp), so a lowered state sequence changes nothing, and a raised
+-- two (src/pg/sf_store.cpp), so a lowered state sequence changes nothing, and a raised
 -- one (a restore) counts.
 
 -- The guard of a layout's state sequence: created when missing (starting at the state

@@ -1,6 +1,6 @@
 -- ===== node identity: the server's snowflake fence, the node id of this database =====
 -- idseq_snowflake_fence_init() creates the replication origin "idseq_snowflake_fence" that
--- holds the server's fence (src/pg/snowflake_fence.cpp), and with raise => true moves it to
+-- holds the server's fence (src/pg/sf_fence.cpp), and with raise => true moves it to
 -- the clock plus the lease at commit. Superuser only (checked in C, and no EXECUTE for PUBLIC).
 -- The install and the update only create it (a fresh fence is 0: ids start at the clock);
 -- after pg_upgrade, which carries no replication origin, the operations runbook has a

@@ -1,7 +1,7 @@
 -- ===== public ids with named keys (1.3) =====
 -- idseq_public_id(id, key) is idseq_encode(scramble(id)) with a 64-bit block, under a key
 -- that idseq keeps: SQL text, logs, errors and pg_stat_statements hold the key's name, never
--- its bytes (src/pg/named_keys.cpp; docs/codecs.md, "Public ids with named keys").
+-- its bytes (src/pg/codec_named_keys.cpp; docs/codecs.md, "Public ids with named keys").
 --
 -- Storage: one row per key in idseq_key_registry. PUBLIC has no privilege on it; the
 -- functions below read it for their caller after checking the caller's rights: the key's
@@ -68,14 +68,14 @@ CREATE TRIGGER idseq_key_registry_check AFTER INSERT OR UPDATE ON @extschema@.id
     FOR EACH ROW EXECUTE FUNCTION @extschema@.idseq_key_registry_check();
 
 -- Any change of the table, by any statement, tells every backend's key lookups (a relcache
--- invalidation of the table: src/pg/named_keys.cpp).
+-- invalidation of the table: src/pg/codec_named_keys.cpp).
 CREATE FUNCTION @extschema@.idseq_key_registry_changed() RETURNS trigger
     AS 'MODULE_PATHNAME', 'idseq_key_registry_changed' LANGUAGE C;
 CREATE TRIGGER idseq_key_registry_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
     ON @extschema@.idseq_key_registry FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.idseq_key_registry_changed();
 
 -- The bytes of the key idseq_create_key or idseq_import_key is inserting, which their INSERT
--- reads (src/pg/named_keys.cpp: a parameter's value would be printed by auto_explain); an
+-- reads (src/pg/codec_named_keys.cpp: a parameter's value would be printed by auto_explain); an
 -- error at any other time. Only the extension's owner, as whom that INSERT runs, may call it.
 CREATE FUNCTION @extschema@.idseq_key_registry_pending() RETURNS bytea
     AS 'MODULE_PATHNAME', 'idseq_key_registry_pending' LANGUAGE C VOLATILE PARALLEL UNSAFE;

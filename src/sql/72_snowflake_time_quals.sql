@@ -1,5 +1,5 @@
 
--- ===== time predicates on snowflake ids (src/pg/snowflake_time_quals.cpp) =====
+-- ===== time predicates on snowflake ids (src/pg/sf_time_quals.cpp) =====
 -- The ends of the range of ids whose time compares with ts: the planner adds
 -- id >= idseq_snowflake_lower_id(x, layout, exclusive) beside snowflake_timestamp(id, layout) >= x
 -- (> x: exclusive) and id <= idseq_snowflake_upper_id(...) beside <= and <. The smallest
@@ -8,7 +8,7 @@ CREATE FUNCTION @extschema@.idseq_snowflake_lower_id(ts timestamptz, layout text
     RETURNS bigint AS 'MODULE_PATHNAME', 'idseq_snowflake_lower_id' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.idseq_snowflake_upper_id(ts timestamptz, layout text, exclusive boolean)
     RETURNS bigint AS 'MODULE_PATHNAME', 'idseq_snowflake_upper_id' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
--- The other forms of time predicates (src/pg/snowflake_local_time.cpp). A date or timestamp
+-- The other forms of time predicates (src/pg/sf_local_time.cpp). A date or timestamp
 -- compared with snowflake_timestamp(id) is compared as idseq_compare_as_timestamptz gives it
 -- (in the session's TimeZone: STABLE), which the bounds above then take. The date of an id's
 -- time (snowflake_timestamp(id)::date) and date_trunc of it depend on the session's TimeZone

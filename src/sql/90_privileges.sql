@@ -78,7 +78,7 @@ CREATE TRIGGER idseq_layout_registry_1_check AFTER INSERT ON @extschema@.idseq_l
 -- Then the registry adopts them, as snowflake_create_layout leaves them: owned by the
 -- registry's owner, dropped with it (OWNED BY), readable and settable (for pg_dump and
 -- pg_restore) by the database owner and by no other role (grants made before are revoked:
--- 76_border_fixes.sql), and gives the layout its guard, which only the extension's owner
+-- 76_registries_sequences.sql), and gives the layout its guard, which only the extension's owner
 -- writes (a lowered state sequence changes nothing: 42_snowflake_guard.sql).
 -- SECURITY DEFINER, because the inserting role cannot give its sequences to the registry's owner; nobody may call it or attach it to a trigger
 -- of their own (no EXECUTE), and it acts only on rows the trigger above accepted.

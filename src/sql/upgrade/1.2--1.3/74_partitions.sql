@@ -1,1 +1,0 @@
-../../74_partitions.sql

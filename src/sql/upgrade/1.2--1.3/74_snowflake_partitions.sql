@@ -1,0 +1,1 @@
+../../74_snowflake_partitions.sql

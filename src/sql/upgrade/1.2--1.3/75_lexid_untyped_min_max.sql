@@ -1,0 +1,1 @@
+../../75_lexid_untyped_min_max.sql

@@ -1,1 +1,0 @@
-../../75_min_max_as_written.sql

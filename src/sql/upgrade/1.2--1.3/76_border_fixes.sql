@@ -1,1 +1,0 @@
-../../76_border_fixes.sql

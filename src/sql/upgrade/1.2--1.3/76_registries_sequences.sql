@@ -1,0 +1,1 @@
+../../76_registries_sequences.sql
