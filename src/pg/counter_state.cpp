@@ -113,24 +113,37 @@ void ensure_state()
     }
 }
 
+// The rows of (counter, key), every period, through the index on (counter, key).
+SysScanDesc key_scan(Relation heap, Oid counter, text* key, Snapshot snap)
+{
+    ScanKeyData sk[2];
+    ScanKeyInit(&sk[0], kCounter, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(counter));
+    ScanKeyEntryInitialize(&sk[1], 0, kKey, BTEqualStrategyNumber, InvalidOid, C_COLLATION_OID, F_TEXTEQ,
+                           PointerGetDatum(key));
+    return systable_beginscan(heap, state.index, true, snap, 2, sk);
+}
+
+// A row's period number: 0 for a counter that never restarts (the column is NULL).
+int32 period_of(HeapTuple tup, TupleDesc desc)
+{
+    bool isnull;
+    Datum p = heap_getattr(tup, kPeriod, desc, &isnull);
+    return isnull ? 0 : DatumGetInt32(p);
+}
+
 // The row of (counter, key, period) as snap sees it: its TID and last number.
 // With a dirty snapshot, *inserter is the transaction still inserting the row found (or
 // InvalidTransactionId).
 bool find_row(Relation heap, Oid counter, text* key, int32 period, Snapshot snap, ItemPointer tid, int64* last,
               TransactionId* inserter = nullptr)
 {
-    ScanKeyData sk[2];
-    ScanKeyInit(&sk[0], kCounter, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(counter));
-    ScanKeyEntryInitialize(&sk[1], 0, kKey, BTEqualStrategyNumber, InvalidOid, C_COLLATION_OID, F_TEXTEQ,
-                           PointerGetDatum(key));
-    SysScanDesc scan = systable_beginscan(heap, state.index, true, snap, 2, sk);
+    SysScanDesc scan = key_scan(heap, counter, key, snap);
     TupleDesc desc = RelationGetDescr(heap);
     bool found = false;
     HeapTuple tup;
     while (!found && HeapTupleIsValid(tup = systable_getnext(scan))) {
         bool isnull;
-        Datum p = heap_getattr(tup, kPeriod, desc, &isnull);
-        if ((isnull ? 0 : DatumGetInt32(p)) != period)
+        if (period_of(tup, desc) != period)
             continue;
         *tid = tup->t_self;
         *last = DatumGetInt64(heap_getattr(tup, kLast, desc, &isnull));
@@ -441,18 +454,13 @@ bool replaced_by_committed(HeapTupleHeader t)
 // is not committed yet, so its caller reads the number before it).
 bool find_committed(Relation heap, Oid counter, text* key, int32 period, int64* last)
 {
-    ScanKeyData sk[2];
-    ScanKeyInit(&sk[0], kCounter, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(counter));
-    ScanKeyEntryInitialize(&sk[1], 0, kKey, BTEqualStrategyNumber, InvalidOid, C_COLLATION_OID, F_TEXTEQ,
-                           PointerGetDatum(key));
-    SysScanDesc scan = systable_beginscan(heap, state.index, true, SnapshotAny, 2, sk);
+    SysScanDesc scan = key_scan(heap, counter, key, SnapshotAny);
     TupleDesc desc = RelationGetDescr(heap);
     bool found = false;
     HeapTuple tup;
     while (!found && HeapTupleIsValid(tup = systable_getnext(scan))) {
         bool isnull;
-        Datum p = heap_getattr(tup, kPeriod, desc, &isnull);
-        if ((isnull ? 0 : DatumGetInt32(p)) != period || !xmin_committed(tup->t_data) ||
+        if (period_of(tup, desc) != period || !xmin_committed(tup->t_data) ||
             replaced_by_committed(tup->t_data))
             continue;
         *last = DatumGetInt64(heap_getattr(tup, kLast, desc, &isnull));
