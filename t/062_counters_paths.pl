@@ -280,6 +280,32 @@ cmp_ok(time - $t0, '<', 2.5, 'the wait ended with the timeout, not with the hold
 $holder->finish;
 is($node->safe_psql('postgres', q{SELECT idseq_counter_next('held', 'k')}), '2', 'after the holder commits, the next number is 2');
 
+# bound at commit: PostgreSQL runs the companion after the statement's timeout is stopped, so
+# the session's statement_timeout bounds the wait for the key's holder as lock_timeout (55P03)
+$node->safe_psql('postgres', q{
+    CREATE TABLE held_rows (k int, no bigint);
+    CREATE TRIGGER held_no BEFORE INSERT ON held_rows
+        FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('held', 'k', 'no', 'commit');});
+($holder) = psql_start($node, q{BEGIN; SELECT idseq_counter_next('held', '5'); SELECT pg_sleep(4); COMMIT;});
+ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_stat_activity WHERE wait_event = 'PgSleep'}),
+   'a session holds the next number of key 5');
+$t0 = time;
+is(sqlstate($node, 'postgres', q{SET statement_timeout = '300ms'; INSERT INTO held_rows (k) VALUES (5)}), '55P03',
+   'an insert bound at commit gives up waiting for the holder after statement_timeout (55P03)');
+cmp_ok(time - $t0, '<', 3, 'the wait ended with the timeout, not with the holder');
+$holder->finish;
+$node->safe_psql('postgres', q{INSERT INTO held_rows (k) VALUES (5)});
+is($node->safe_psql('postgres', q{SELECT string_agg(no::text, ',') FROM held_rows}), '2',
+   'the rolled-back insert took no number: the next row of key 5 is 2');
+
+# a key column whose text depends on the session (a date under DateStyle) keys no counter
+$node->safe_psql('postgres', q{
+    CREATE TABLE dated_rows (d date, no bigint);
+    CREATE TRIGGER dated_no BEFORE INSERT ON dated_rows
+        FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('held', 'd', 'no');});
+is(sqlstate($node, 'postgres', q{INSERT INTO dated_rows (d) VALUES (current_date)}), '42804',
+   'a date key column is refused (42804): one date would be two keys under two DateStyles');
+
 # privileges
 is(sqlstate($node, 'postgres', q{SELECT idseq_counter_next('orders', '1')}, role => 'nobody'), '42501', 'no USAGE: no number');
 is(sqlstate($node, 'postgres', q{SELECT idseq_counter_next_text('orders', '1')}, role => 'nobody'), '42501', 'no USAGE: no text number');

@@ -41,6 +41,9 @@ extern "C" {
 #include "parser/parse_func.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#include "utils/guc.h"
+#include "storage/lock.h"
+#include "storage/proc.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
@@ -92,6 +95,21 @@ FillArgs fill_args(TriggerData* td, const char* fn, bool companion)
                             errdetail("Trigger \"%s\" names it as its %s column.", tg->tgname, i == 1 ? "key" : "target")));
         (i == 1 ? a.key_att : a.target_att) = att;
     }
+    // The key is the column's value as text. The text of a date, a timestamp, a float or an
+    // interval depends on the session (DateStyle, TimeZone, extra_float_digits, IntervalStyle):
+    // one value would be two keys, numbered twice. Only types whose text is the same in every
+    // session may key a counter.
+    const Oid key_type = getBaseType(TupleDescAttr(desc, a.key_att - 1)->atttypid);
+    if (key_type != INT2OID && key_type != INT4OID && key_type != INT8OID && key_type != NUMERICOID &&
+        key_type != TEXTOID && key_type != VARCHAROID && key_type != BPCHAROID && key_type != NAMEOID &&
+        key_type != UUIDOID && key_type != BOOLOID && key_type != OIDOID)
+        ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                        errmsg("key column \"%s\" of relation \"%s\" has type %s", tg->tgargs[1],
+                               RelationGetRelationName(td->tg_relation),
+                               format_type_be(TupleDescAttr(desc, a.key_att - 1)->atttypid)),
+                        errdetail("Its text depends on session settings, so one value could be two keys."),
+                        errhint("Key a counter by an integer, numeric, text, uuid or boolean column (e.g. a generated "
+                                "column holding the date as text in a fixed format).")));
     a.target_type = TupleDescAttr(desc, a.target_att - 1)->atttypid;
     a.target_typmod = TupleDescAttr(desc, a.target_att - 1)->atttypmod;
     if (a.target_type != INT8OID && a.target_type != INT4OID && a.target_type != NUMERICOID &&
@@ -434,7 +452,16 @@ Datum idseq_counter_bind(PG_FUNCTION_ARGS)
     }
     if (bind) {
         text* key = row_key(slot, desc, a, td->tg_trigger->tgname);
+        // At commit no statement_timeout runs (PostgreSQL stops it before it commits), and
+        // the wait for a gap-free key's holder (a prepared transaction, or one that bound it
+        // early with SET CONSTRAINTS ... IMMEDIATE) would have no bound: the session's
+        // statement_timeout bounds it as lock_timeout (55P03) when lock_timeout is not set.
+        const int nest = NewGUCNestLevel();
+        if (LockTimeout == 0 && StatementTimeout > 0)
+            (void) set_config_option("lock_timeout", psprintf("%d", StatementTimeout), PGC_USERSET, PGC_S_SESSION,
+                                     GUC_ACTION_SAVE, true, 0, false);
         Datum value = number_for(a, key);
+        AtEOXact_GUC(true, nest);
         Oid types[2] = {a.target_type, TIDOID};
         Datum values[2] = {value, PointerGetDatum(&tid)};
         InternalSqlSaved saved;
