@@ -477,7 +477,7 @@ void init_slot(Entry* e, int32 node)
                 GenState st{};
                 st.last_unit = p.last_unit;
                 st.counter = p.counter;
-                int64 node = p.node;
+                int64 word_node = p.node;
                 // The word goes on right after the saved or the last id only when the mark covers
                 // it (else it cannot be the last one issued); otherwise from the mark: inside
                 // its unit for the mark's node when it ends inside one (restart_from_mark).
@@ -490,13 +490,13 @@ void init_slot(Entry* e, int32 node)
                            idseq::mark_covers_id(e->layout, mark, idseq::unit_of_id(e->layout, last_id),
                                                  idseq::node_of(e->layout, last_id),
                                                  idseq::counter_of(e->layout, last_id))) {
-                    node = idseq::node_of(e->layout, last_id);
-                    st = idseq::resume_from_last_id(e->layout, last_id, mark.unit, node);
+                    word_node = idseq::node_of(e->layout, last_id);
+                    st = idseq::resume_from_last_id(e->layout, last_id, mark.unit, word_node);
                 } else {
-                    node = mark.whole() ? p.node : mark.node;
-                    idseq::restart_from_mark(e->layout, st, mark, node);
+                    word_node = mark.whole() ? p.node : mark.node;
+                    idseq::restart_from_mark(e->layout, st, mark, word_node);
                 }
-                return idseq::pack_position(e->layout, idseq::Position{st.last_unit, node, st.counter});
+                return idseq::pack_position(e->layout, idseq::Position{st.last_unit, word_node, st.counter});
             });
         });
         // confirmed by durable_mark under this backend's configuration
