@@ -99,10 +99,13 @@ FillArgs fill_args(TriggerData* td, const char* fn, bool companion)
     // interval depends on the session (DateStyle, TimeZone, extra_float_digits, IntervalStyle):
     // one value would be two keys, numbered twice. Only types whose text is the same in every
     // session may key a counter.
-    const Oid key_type = getBaseType(TupleDescAttr(desc, a.key_att - 1)->atttypid);
-    if (key_type != INT2OID && key_type != INT4OID && key_type != INT8OID && key_type != NUMERICOID &&
-        key_type != TEXTOID && key_type != VARCHAROID && key_type != BPCHAROID && key_type != NAMEOID &&
-        key_type != UUIDOID && key_type != BOOLOID && key_type != OIDOID)
+    auto stable_text = [](Oid t) {
+        return t == INT2OID || t == INT4OID || t == INT8OID || t == NUMERICOID || t == TEXTOID || t == VARCHAROID ||
+               t == BPCHAROID || t == NAMEOID || t == UUIDOID || t == BOOLOID || t == OIDOID;
+    };
+    const Oid key_type = TupleDescAttr(desc, a.key_att - 1)->atttypid;
+    // a domain's base type is looked up only for a type not in the list (this runs per row)
+    if (!stable_text(key_type) && !stable_text(getBaseType(key_type)))
         ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
                         errmsg("key column \"%s\" of relation \"%s\" has type %s", tg->tgargs[1],
                                RelationGetRelationName(td->tg_relation),
