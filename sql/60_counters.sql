@@ -52,6 +52,21 @@ SELECT bool_and(n = i) AS in_order
 SELECT count(*) AS keys, count(DISTINCT n) AS distinct_numbers, min(n), max(n)
   FROM (SELECT idseq_counter_next('orders', 'k' || i) AS n FROM generate_series(1, 2000) i) s;
 SELECT count(*) AS state_rows FROM idseq_counter_keys WHERE counter = 'orders' AND key LIKE 'k%';
+-- a number goes straight to the place its key's row was last seen; after VACUUM FULL moves
+-- every row (each place then holds another key's row, or none), each key still continues
+-- from its own last number and gets no second row
+SELECT idseq_create_counter('moving');
+SELECT idseq_create_counter('spacer');
+SELECT count(idseq_counter_next('moving', 'm' || i)) + count(idseq_counter_next('spacer', 's' || i)) AS taken
+  FROM generate_series(1, 3000) i;
+SELECT count(idseq_counter_next('moving', 'm' || i)) AS odd_keys_again FROM generate_series(1, 3000, 2) i;
+SELECT idseq_drop_counter('spacer');
+VACUUM FULL idseq_counter_state;
+SELECT count(*) AS keys, bool_and(n = CASE WHEN i % 2 = 1 THEN 3 ELSE 2 END) AS each_continues
+  FROM (SELECT i, idseq_counter_next('moving', 'm' || i) AS n FROM generate_series(1, 3000) i) s;
+SELECT count(*) AS rows, count(DISTINCT key) AS keys, sum(last) AS numbers
+  FROM idseq_counter_keys WHERE counter = 'moving';
+SELECT idseq_drop_counter('moving');
 -- in a read-only transaction numbers cannot be taken, state can be read
 BEGIN READ ONLY;
 SELECT * FROM expect_error($$SELECT idseq_counter_next('orders', 't1')$$);

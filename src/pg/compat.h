@@ -113,3 +113,18 @@
 #else
 #define IDSEQ_DATABASE_ACLCHECK(db, role, mode) pg_database_aclcheck((db), (role), (mode))
 #endif
+
+// heap_update (access/heapam.h) reports from 16 on which indexes the new version needs
+// (TU_UpdateIndexes); up to 15 the caller reads HeapTupleIsHeapOnly on the new tuple, which
+// holds in every major, so the report is dropped.
+#if PG_VERSION_NUM >= 160000
+#define IDSEQ_HEAP_UPDATE(rel, otid, newtup, cid, tmfd, lockmode)                                      \
+    __extension__({                                                                                   \
+        TU_UpdateIndexes update_indexes_;                                                             \
+        heap_update((rel), (otid), (newtup), (cid), InvalidSnapshot, true, (tmfd), (lockmode),       \
+                    &update_indexes_);                                                                \
+    })
+#else
+#define IDSEQ_HEAP_UPDATE(rel, otid, newtup, cid, tmfd, lockmode)                                      \
+    heap_update((rel), (otid), (newtup), (cid), InvalidSnapshot, true, (tmfd), (lockmode))
+#endif

@@ -4,6 +4,7 @@
 //   counter_state.cpp   the state of keys: fast counters in place, gap-free ones through MVCC
 //   counter_sql.cpp     the SQL functions that take, raise, read and render numbers
 //   counter_fill.cpp    the trigger helper and its companion that binds numbers at commit
+//   counter_hints.cpp   hints of where a fast counter key's row lies
 //
 // The design, and why: docs/design.md, "Counters per key".
 #pragma once
@@ -15,6 +16,7 @@
 extern "C" {
 #include "access/xact.h"
 #include "pgtime.h"
+#include "storage/itemptr.h"
 #include "storage/lockdefs.h"
 #include "utils/acl.h"
 }
@@ -71,6 +73,13 @@ enum class Op {
 int64 apply(const CounterDef& def, const char* key, size_t key_len, int32 period, Op op, int64 arg, bool flush);
 // The last number of (counter, key, period), or false when the key has none.
 bool current(const CounterDef& def, const char* key, size_t key_len, int32 period, int64& last);
+
+// Hints of where a key's row lies (a place to look first, never trusted): the key's hash,
+// and the place last seen for it.
+void hints_init();
+uint64 hint_hash(Oid counter, const text* key, int32 period);
+bool hint_get(uint64 h, ItemPointer tid);
+void hint_put(uint64 h, ItemPointer tid);
 
 // The next number of a key in the current period (the whole of idseq_counter_next).
 int64 next_number(const CounterDef& def, const char* key, size_t key_len, int32 period);

@@ -14,18 +14,24 @@
 // insert only; the row is looked for again under the lock, so two callers never make two
 // rows.
 //
-// Gap-free counters are transactional: an MVCC UPDATE of the row (which waits for the
-// transaction holding the row and re-reads it after, as any UPDATE does), through internal
-// SQL run as the table's owner. A new key's row is inserted under a lock of (counter, key,
-// period) held for the check and the insert only; a caller that finds a row another
-// transaction is inserting waits for that transaction, as a unique index's check does, and
-// one that finds a row committed after its snapshot, under REPEATABLE READ or SERIALIZABLE,
-// fails with 40001 as a concurrent UPDATE would.
+// Gap-free counters are transactional: each number is an MVCC update of the key's row, made
+// with heap_update as an UPDATE statement makes it (no SQL: an executor per number was half
+// of a number's cost). Under READ COMMITTED a new snapshot finds the row; heap_update waits
+// for a transaction holding it and, when that one committed a newer version, the row is
+// looked for again with a new snapshot, which sees it (an UPDATE re-reads the newer version
+// the same way). Under REPEATABLE READ or SERIALIZABLE a newer version committed after the
+// transaction's snapshot fails with 40001, as an UPDATE does. A new key's row is inserted
+// under a lock of (counter, key, period) held for the check and the insert only; a caller
+// that finds a row another transaction is inserting waits for that transaction, as a unique
+// index's check does, and one that finds a row committed after its snapshot, under
+// REPEATABLE READ or SERIALIZABLE, fails with 40001 as a concurrent UPDATE would.
+//
+// Every row written outside SQL gets its entries in every index of the table that takes
+// inserts (also one being built by REINDEX CONCURRENTLY), as the executor would make them.
 #include "counter_internal.h"
 
 #include "core_call.h"
 #include "quoted_text_pg.h"
-#include "internal_sql.h"
 #include "charset_registry.h"
 
 extern "C" {
@@ -42,7 +48,8 @@ extern "C" {
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
-#include "executor/spi.h"
+#include "executor/executor.h"
+#include "executor/tuptable.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "storage/lock.h"
@@ -63,7 +70,6 @@ constexpr AttrNumber kLast = 1, kCounter = 2, kPeriod = 3, kKey = 4;
 struct StateTable {
     Oid rel = InvalidOid;
     Oid index = InvalidOid;
-    Oid owner = InvalidOid;
     bool valid = false;
 };
 StateTable state;
@@ -91,7 +97,6 @@ void ensure_state()
     state.valid = true; // an invalidation from here on clears it again
     state.rel = rel;
     Relation r = table_open(rel, AccessShareLock);
-    state.owner = r->rd_rel->relowner;
     state.index = InvalidOid;
     List* indexes = RelationGetIndexList(r);
     ListCell* lc;
@@ -220,11 +225,70 @@ XLogRecPtr write_logged(Relation rel, Buffer buf, uint16 offset, int64 value)
     return lsn;
 }
 
-enum class InPlace { Done, Moved, Overflow };
+// The index entries of heap tuple tup, in every index of the state table that takes inserts
+// (its index on (counter, key), and one being built concurrently). unchanged: the entry is
+// that of a new version of a row whose key did not change (a hint to the index).
+void insert_index_entries(Relation heap, HeapTuple tup, bool unchanged)
+{
+    TupleTableSlot* slot = MakeSingleTupleTableSlot(RelationGetDescr(heap), &TTSOpsHeapTuple);
+    ExecStoreHeapTuple(tup, slot, false);
+    EState* estate = nullptr; // for an index on expressions or a partial one only
+    List* indexes = RelationGetIndexList(heap);
+    ListCell* lc;
+    foreach (lc, indexes) {
+        Relation index = index_open(lfirst_oid(lc), RowExclusiveLock);
+        IndexInfo* info = BuildIndexInfo(index);
+        if (info->ii_ReadyForInserts) {
+            if (!estate && (info->ii_Expressions != NIL || info->ii_Predicate != NIL)) {
+                estate = CreateExecutorState();
+                GetPerTupleExprContext(estate)->ecxt_scantuple = slot;
+            }
+            if (info->ii_Predicate == NIL ||
+                ExecQual(ExecPrepareQual(info->ii_Predicate, estate), GetPerTupleExprContext(estate))) {
+                Datum values[INDEX_MAX_KEYS];
+                bool isnull[INDEX_MAX_KEYS];
+                FormIndexDatum(info, slot, estate, values, isnull);
+                (void) index_insert(index, values, isnull, &tup->t_self, heap,
+                                    index->rd_index->indisunique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO, unchanged, info);
+            }
+        }
+        index_close(index, NoLock);
+    }
+    list_free(indexes);
+    if (estate)
+        FreeExecutorState(estate);
+    ExecDropSingleTupleTableSlot(slot);
+}
 
-// Applies op to the row at tid in place (fast counters). Moved: the TID no longer holds the
-// row (the caller looks again).
-InPlace update_in_place(Relation heap, Oid counter, ItemPointer tid, Op op, int64 arg, bool flush, int64& result)
+// A row of the state table.
+HeapTuple form_row(Relation heap, const CounterDef& def, text* key, int32 period, int64 last)
+{
+    Datum values[4] = {Int64GetDatum(last), ObjectIdGetDatum(def.anchor), Int32GetDatum(period), PointerGetDatum(key)};
+    bool nulls[4] = {false, false, def.period == Period::None, false};
+    return heap_form_tuple(RelationGetDescr(heap), values, nulls);
+}
+
+enum class InPlace { Done, NotThisRow, Overflow };
+
+// Whether a row's key is key (a key stored compressed or out of line, which idseq never
+// writes, is taken for another: the caller then looks through the index).
+bool row_has_key(HeapTuple htup, TupleDesc desc, const text* key)
+{
+    bool isnull;
+    const struct varlena* v = (const struct varlena*) DatumGetPointer(heap_getattr(htup, kKey, desc, &isnull));
+    if (isnull || (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v)))
+        return false;
+    const size_t len = VARSIZE_ANY_EXHDR(v);
+    return len == VARSIZE_ANY_EXHDR(key) && memcmp(VARDATA_ANY(v), VARDATA_ANY(key), len) == 0;
+}
+
+// Applies op in place to the row at tid (fast counters), if it is the row of (counter, key,
+// period): a live row (SnapshotSelf) of that counter and period, and with key_check, of that
+// key. Without key_check the TID comes from an entry of the index on (counter, key) whose
+// leaf page the caller's scan keeps pinned, so that VACUUM cannot have freed it and the row
+// it names has that key; with it, from a hint, which may name anything.
+InPlace update_in_place(Relation heap, Oid counter, int32 period, const text* key_check, ItemPointer tid, Op op,
+                        int64 arg, bool flush, int64& result)
 {
     Buffer buf = ReadBuffer(heap, ItemPointerGetBlockNumber(tid));
     LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
@@ -233,7 +297,7 @@ InPlace update_in_place(Relation heap, Oid counter, ItemPointer tid, Op op, int6
     ItemId lp = off <= PageGetMaxOffsetNumber(page) ? PageGetItemId(page, off) : nullptr;
     if (!lp || !ItemIdIsNormal(lp)) {
         UnlockReleaseBuffer(buf);
-        return InPlace::Moved;
+        return InPlace::NotThisRow;
     }
     HeapTupleData htup;
     htup.t_data = (HeapTupleHeader) PageGetItem(page, lp);
@@ -242,9 +306,11 @@ InPlace update_in_place(Relation heap, Oid counter, ItemPointer tid, Op op, int6
     htup.t_tableOid = RelationGetRelid(heap);
     bool isnull;
     if (!HeapTupleSatisfiesVisibility(&htup, SnapshotSelf, buf) ||
-        DatumGetObjectId(heap_getattr(&htup, kCounter, RelationGetDescr(heap), &isnull)) != counter) {
+        DatumGetObjectId(heap_getattr(&htup, kCounter, RelationGetDescr(heap), &isnull)) != counter ||
+        period_of(&htup, RelationGetDescr(heap)) != period ||
+        (key_check && !row_has_key(&htup, RelationGetDescr(heap), key_check))) {
         UnlockReleaseBuffer(buf);
-        return InPlace::Moved;
+        return InPlace::NotThisRow;
     }
     int64 last;
     memcpy(&last, (char*) htup.t_data + htup.t_data->t_hoff, sizeof last);
@@ -265,20 +331,42 @@ InPlace update_in_place(Relation heap, Oid counter, ItemPointer tid, Op op, int6
     return InPlace::Done;
 }
 
-// Inserts the row of a new key, frozen, with its index entry (fast counters).
-void insert_frozen(Relation heap, Relation index, Oid counter, text* key, int32 period, bool has_period, int64 last,
-                   bool flush)
+// Applies op in place to the row of (counter, key, period), found through the index alone
+// (the heap is read once, under the lock that changes it); false when the key has no row.
+// The row's place goes to *found.
+bool apply_existing_fast(Relation heap, Relation index, const CounterDef& def, text* key, int32 period, Op op,
+                         int64 arg, bool flush, int64& result, ItemPointer found)
 {
-    Datum values[4] = {Int64GetDatum(last), ObjectIdGetDatum(counter), Int32GetDatum(period), PointerGetDatum(key)};
-    bool nulls[4] = {false, false, !has_period, false};
-    HeapTuple tup = heap_form_tuple(RelationGetDescr(heap), values, nulls);
+    ScanKeyData sk[2];
+    ScanKeyInit(&sk[0], 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(def.anchor));
+    ScanKeyEntryInitialize(&sk[1], 0, 2, BTEqualStrategyNumber, InvalidOid, C_COLLATION_OID, F_TEXTEQ,
+                           PointerGetDatum(key));
+    IndexScanDesc scan = index_beginscan(heap, index, SnapshotSelf, 2, 0);
+    index_rescan(scan, sk, 2, nullptr, 0);
+    InPlace r = InPlace::NotThisRow;
+    ItemPointer tid;
+    while (r == InPlace::NotThisRow && (tid = index_getnext_tid(scan, ForwardScanDirection)) != nullptr) {
+        r = update_in_place(heap, def.anchor, period, nullptr, tid, op, arg, flush, result);
+        if (r == InPlace::Done)
+            *found = *tid;
+    }
+    index_endscan(scan);
+    if (r == InPlace::Overflow)
+        fail_overflow(def, key);
+    return r == InPlace::Done;
+}
+
+// Inserts the row of a new key, frozen, with its index entries (fast counters); its place
+// goes to *place.
+void insert_frozen(Relation heap, const CounterDef& def, text* key, int32 period, int64 last, bool flush,
+                   ItemPointer place)
+{
+    HeapTuple tup = form_row(heap, def, key, period, last);
     heap_insert(heap, tup, GetCurrentCommandId(true), HEAP_INSERT_FROZEN, NULL);
-    Datum ivalues[2] = {ObjectIdGetDatum(counter), PointerGetDatum(key)};
-    bool inulls[2] = {false, false};
-    IndexInfo* info = BuildIndexInfo(index);
-    index_insert(index, ivalues, inulls, &tup->t_self, heap, UNIQUE_CHECK_NO, false, info);
+    insert_index_entries(heap, tup, false);
     if (flush && RelationNeedsWAL(heap))
         XLogFlush(XactLastRecEnd); // the end of this backend's last record: the index entry's
+    *place = tup->t_self;
     heap_freetuple(tup);
 }
 
@@ -287,24 +375,34 @@ int64 apply_fast(const CounterDef& def, text* key, int32 period, Op op, int64 ar
     Relation heap = table_open(state.rel, RowExclusiveLock);
     if (RelationNeedsWAL(heap))
         (void) GetTopTransactionId();
-    Relation index = index_open(state.index, RowExclusiveLock);
     int64 result = 0;
+    const uint64 h = hint_hash(def.anchor, key, period);
+    ItemPointerData tid;
+    // a hint may name a block that VACUUM has since cut off the table (it cannot while this
+    // transaction holds its lock)
+    if (hint_get(h, &tid) && ItemPointerGetBlockNumber(&tid) < RelationGetNumberOfBlocks(heap)) {
+        const InPlace r = update_in_place(heap, def.anchor, period, key, &tid, op, arg, flush, result);
+        if (r == InPlace::Overflow)
+            fail_overflow(def, key);
+        if (r == InPlace::Done) {
+            table_close(heap, NoLock);
+            return result;
+        }
+    }
+    Relation index = index_open(state.index, RowExclusiveLock);
     for (int attempt = 0;; attempt++) {
         if (attempt > 100)
             elog(ERROR, "could not find the row of key \"%s\" of counter \"%s\"",
                  shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name);
-        ItemPointerData tid;
-        int64 last;
-        if (find_row(heap, def.anchor, key, period, SnapshotSelf, &tid, &last)) {
-            InPlace r = update_in_place(heap, def.anchor, &tid, op, arg, flush, result);
-            if (r == InPlace::Overflow)
-                fail_overflow(def, key);
-            if (r == InPlace::Done)
-                break;
-            continue;
+        if (apply_existing_fast(heap, index, def, key, period, op, arg, flush, result, &tid)) {
+            hint_put(h, &tid);
+            break;
         }
+        // No row: make it under the lock of (counter, key, period), unless another caller
+        // made it first (looked for again under the lock).
         LOCKTAG tag = key_lock(def.anchor, key, period);
         (void) LockAcquire(&tag, ExclusiveLock, false, false);
+        int64 last;
         if (find_row(heap, def.anchor, key, period, SnapshotSelf, &tid, &last)) {
             LockRelease(&tag, ExclusiveLock, false);
             continue;
@@ -314,8 +412,10 @@ int64 apply_fast(const CounterDef& def, text* key, int32 period, Op op, int64 ar
             LockRelease(&tag, ExclusiveLock, false);
             fail_overflow(def, key);
         }
-        if (first != def.start - 1) // raising to a value below start makes no row
-            insert_frozen(heap, index, def.anchor, key, period, def.period != Period::None, first, flush);
+        if (first != def.start - 1) { // raising to a value below start makes no row
+            insert_frozen(heap, def, key, period, first, flush, &tid);
+            hint_put(h, &tid);
+        }
         LockRelease(&tag, ExclusiveLock, false);
         result = first;
         break;
@@ -325,99 +425,99 @@ int64 apply_fast(const CounterDef& def, text* key, int32 period, Op op, int64 ar
     return result;
 }
 
-// Saved plans of the gap-free statements, kept for the backend's life (the plan cache
-// re-plans them after a change of the table).
-SPIPlanPtr plan_add, plan_at_least, plan_insert;
-
-SPIPlanPtr prepare(const char* sql)
+[[noreturn]] void fail_serialization(const CounterDef& def, text* key, const char* detail)
 {
-    Oid types[4] = {REGCLASSOID, TEXTOID, INT4OID, INT8OID};
-    return internal_sql_keep_plan(sql, 4, types);
+    ereport(ERROR, (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+                    errmsg("could not serialize access to key \"%s\" of counter \"%s\"",
+                           shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name),
+                    errdetail_internal("%s", detail), errhint("Retry the transaction.")));
+    pg_unreachable();
 }
 
-void ensure_plans()
+// Makes the row of a new key of a gap-free counter, unless another transaction made one
+// (false: look for it again).
+bool insert_gapless(Relation heap, const CounterDef& def, text* key, int32 period, Op op, int64 arg, int64& result)
 {
-    if (likely(plan_insert))
-        return;
-    const char* t = extension_relation("idseq_counter_state");
-    const char* where = "WHERE counter OPERATOR(pg_catalog.=) $1 AND key OPERATOR(pg_catalog.=) $2 "
-                        "AND period IS NOT DISTINCT FROM $3 RETURNING last";
-    if (!plan_add)
-        plan_add = prepare(psprintf("UPDATE %s SET last = last OPERATOR(pg_catalog.+) $4 %s", t, where));
-    if (!plan_at_least)
-        plan_at_least = prepare(psprintf("UPDATE %s SET last = GREATEST(last, $4) %s", t, where));
-    plan_insert = prepare(psprintf("INSERT INTO %s (last, counter, period, key) VALUES ($4, $1, $3, $2)", t));
-}
-
-// Runs a gap-free statement; the number of rows, the new last in *last.
-uint64 run_plan(SPIPlanPtr plan, const CounterDef& def, text* key, int32 period, int64 arg, int64* last)
-{
-    Datum values[4] = {ObjectIdGetDatum(def.anchor), PointerGetDatum(key), Int32GetDatum(period), Int64GetDatum(arg)};
-    char nulls[4] = {' ', ' ', def.period == Period::None ? 'n' : ' ', ' '};
-    internal_sql_run_plan(plan, values, nulls, false);
-    if (SPI_processed == 1 && SPI_tuptable && last) {
-        bool isnull;
-        *last = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+    // As a unique index's check: a row another transaction is inserting is waited for (and
+    // looked for again after), so the lock of the key is held for the check and the insert
+    // only, never to the end of the transaction (a statement may make 10^6 keys).
+    LOCKTAG tag = key_lock(def.anchor, key, period);
+    (void) LockAcquire(&tag, ExclusiveLock, false, false);
+    SnapshotData dirty;
+    InitDirtySnapshot(dirty);
+    ItemPointerData tid;
+    int64 last;
+    TransactionId inserter = InvalidTransactionId;
+    if (!find_row(heap, def.anchor, key, period, &dirty, &tid, &last, &inserter)) {
+        int64 first;
+        if (!next_last(def.start - 1, op, arg, first)) {
+            LockRelease(&tag, ExclusiveLock, false);
+            fail_overflow(def, key);
+        }
+        if (first != def.start - 1) {
+            HeapTuple tup = form_row(heap, def, key, period, first);
+            heap_insert(heap, tup, GetCurrentCommandId(true), 0, NULL);
+            insert_index_entries(heap, tup, false);
+            heap_freetuple(tup);
+        }
+        LockRelease(&tag, ExclusiveLock, false);
+        result = first;
+        return true;
     }
-    return SPI_processed;
+    LockRelease(&tag, ExclusiveLock, false);
+    if (TransactionIdIsValid(inserter))
+        XactLockTableWait(inserter, heap, &tid, XLTW_InsertIndex);
+    else if (IsolationUsesXactSnapshot()) // committed after this transaction's snapshot
+        fail_serialization(def, key, "Another transaction made the key's row after this transaction's snapshot.");
+    // under READ COMMITTED the next snapshot sees it
+    return false;
 }
 
 int64 apply_gapless(const CounterDef& def, text* key, int32 period, Op op, int64 arg)
 {
-    InternalSqlSaved saved;
-    internal_sql_connect_as(state.owner, true, saved);
-    ensure_plans();
-    SPIPlanPtr update = op == Op::Add ? plan_add : plan_at_least;
+    Relation heap = table_open(state.rel, RowExclusiveLock);
     int64 result = 0;
     for (int attempt = 0;; attempt++) {
-        if (run_plan(update, def, key, period, arg, &result) == 1)
-            break;
         if (attempt > 1000)
             elog(ERROR, "could not update key \"%s\" of counter \"%s\"",
                  shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name);
-        // No row this statement can see: make it, unless another transaction made one. As a
-        // unique index's check: a row another transaction is inserting is waited for (and
-        // looked for again after), so the lock of the key is held for the check and the
-        // insert only, never to the end of the transaction (a statement may make 10^6 keys).
-        LOCKTAG tag = key_lock(def.anchor, key, period);
-        (void) LockAcquire(&tag, ExclusiveLock, false, false);
-        Relation heap = table_open(state.rel, AccessShareLock);
-        SnapshotData dirty;
-        InitDirtySnapshot(dirty);
+        // As each SQL statement: this transaction's earlier changes are seen, and under READ
+        // COMMITTED every commit before now.
+        CommandCounterIncrement();
+        Snapshot snap = RegisterSnapshot(GetTransactionSnapshot());
         ItemPointerData tid;
         int64 last;
-        TransactionId inserter = InvalidTransactionId;
-        const bool exists = find_row(heap, def.anchor, key, period, &dirty, &tid, &last, &inserter);
-        if (!exists) {
-            int64 first;
-            if (!next_last(def.start - 1, op, arg, first)) {
-                LockRelease(&tag, ExclusiveLock, false);
-                fail_overflow(def, key);
-            }
-            if (first != def.start - 1)
-                run_plan(plan_insert, def, key, period, first, nullptr);
-            table_close(heap, AccessShareLock);
-            LockRelease(&tag, ExclusiveLock, false);
-            result = first;
-            break;
-        }
-        LockRelease(&tag, ExclusiveLock, false);
-        if (TransactionIdIsValid(inserter)) {
-            XactLockTableWait(inserter, heap, &tid, XLTW_InsertIndex);
-            table_close(heap, AccessShareLock);
+        const bool found = find_row(heap, def.anchor, key, period, snap, &tid, &last);
+        UnregisterSnapshot(snap);
+        if (!found) {
+            if (insert_gapless(heap, def, key, period, op, arg, result))
+                break;
             continue;
         }
-        table_close(heap, AccessShareLock);
-        // committed after this transaction's snapshot: under READ COMMITTED the next UPDATE
-        // (a new snapshot) sees it
+        int64 next;
+        if (!next_last(last, op, arg, next))
+            fail_overflow(def, key);
+        HeapTuple tup = form_row(heap, def, key, period, next);
+        TM_FailureData tmfd;
+        LockTupleMode lockmode;
+        // waits for a transaction that holds the row, as an UPDATE does
+        const TM_Result r = IDSEQ_HEAP_UPDATE(heap, &tid, tup, GetCurrentCommandId(true), &tmfd, &lockmode);
+        if (r == TM_Ok) {
+            if (!HeapTupleIsHeapOnly(tup))
+                insert_index_entries(heap, tup, true);
+            heap_freetuple(tup);
+            result = next;
+            break;
+        }
+        heap_freetuple(tup);
+        if (r != TM_Updated && r != TM_Deleted)
+            elog(ERROR, "unexpected result %d updating key \"%s\" of counter \"%s\"", (int) r,
+                 shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name);
         if (IsolationUsesXactSnapshot())
-            ereport(ERROR, (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-                            errmsg("could not serialize access to key \"%s\" of counter \"%s\"",
-                                   shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name),
-                            errdetail("Another transaction made the key's row after this transaction's snapshot."),
-                            errhint("Retry the transaction.")));
+            fail_serialization(def, key, "Another transaction changed the key's row after this transaction's snapshot.");
+        // READ COMMITTED: the version that replaced it is looked for with a new snapshot
     }
-    internal_sql_finish_as(saved);
+    table_close(heap, NoLock);
     return result;
 }
 

@@ -13,5 +13,6 @@ void _PG_init(void)
     idseq_snowflake_init();
     idseq_lexid_plan_init();
     idseq_snowflake_time_quals_init();
+    idseq_counter_hints_init();
 }
 }

@@ -7,3 +7,5 @@ void idseq_snowflake_init(void);
 void idseq_lexid_plan_init(void);
 // The derived id conditions of time predicates (src/pg/sf_time_quals.cpp).
 void idseq_snowflake_time_quals_init(void);
+// Under shared_preload_libraries, the counters' shared hints (src/pg/counter_hints.cpp).
+void idseq_counter_hints_init(void);

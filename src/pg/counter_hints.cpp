@@ -1,0 +1,119 @@
+// Counters per key: hints of where a fast counter key's row lies, so that a number usually
+// reads the state table's heap page straight away instead of descending its index first
+// (the descent was most of a number's cost).
+//
+// With idseq in shared_preload_libraries the server keeps 2^18 hints in shared memory (2 MB),
+// read and written by every backend without a lock (one atomic 64-bit word each); without,
+// each backend keeps 2^12 of its own (32 kB), enough for the keys it uses most. The word
+// format is the core's (counter_hint.h). A hint is only ever a place to look: the caller
+// uses the row found there only if it is a live row of that very counter, key and period,
+// read under its buffer's exclusive lock (counter_state.cpp); anything else (a hint of
+// another key, a row moved by VACUUM FULL, a dropped and re-created counter, a restored
+// table) sends it down the index as before. So hints need no WAL, no invalidation and no
+// lock, and a wrong one costs one page read.
+#include "counter_internal.h"
+
+#include "counter_hint.h"
+#include "module.h"
+
+extern "C" {
+#include "common/hashfn.h"
+#include "miscadmin.h"
+#include "port/atomics.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+#include "utils/memutils.h"
+}
+
+namespace idseq::pg::counter {
+
+namespace {
+
+constexpr unsigned kSharedBits = 18;
+constexpr unsigned kLocalBits = 12;
+
+pg_atomic_uint64* shared_hints; // with preload
+uint64* local_hints;            // without: this backend's own
+
+shmem_request_hook_type prev_shmem_request_hook;
+shmem_startup_hook_type prev_shmem_startup_hook;
+
+Size shared_size()
+{
+    return mul_size(sizeof(pg_atomic_uint64), (Size) 1 << kSharedBits);
+}
+
+void shmem_request()
+{
+    if (prev_shmem_request_hook)
+        prev_shmem_request_hook();
+    RequestAddinShmemSpace(shared_size());
+}
+
+void shmem_startup()
+{
+    if (prev_shmem_startup_hook)
+        prev_shmem_startup_hook();
+    LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+    bool found;
+    shared_hints = (pg_atomic_uint64*) ShmemInitStruct("idseq_counter_hints", shared_size(), &found);
+    if (!found)
+        for (size_t i = 0; i < (size_t) 1 << kSharedBits; i++)
+            pg_atomic_init_u64(&shared_hints[i], 0);
+    LWLockRelease(AddinShmemInitLock);
+}
+
+} // namespace
+
+void hints_init()
+{
+    if (!process_shared_preload_libraries_in_progress)
+        return;
+    prev_shmem_request_hook = shmem_request_hook;
+    shmem_request_hook = shmem_request;
+    prev_shmem_startup_hook = shmem_startup_hook;
+    shmem_startup_hook = shmem_startup;
+}
+
+uint64 hint_hash(Oid counter, const text* key, int32 period)
+{
+    const uint64 seed = ((uint64) MyDatabaseId << 32 | counter) ^ ((uint64) (uint32) period * UINT64CONST(0x9E3779B97F4A7C15));
+    return hash_bytes_extended((const unsigned char*) VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key), seed);
+}
+
+bool hint_get(uint64 h, ItemPointer tid)
+{
+    uint64 word;
+    if (shared_hints)
+        word = pg_atomic_read_u64(&shared_hints[idseq::counter::hint_slot(h, kSharedBits)]);
+    else if (local_hints)
+        word = local_hints[idseq::counter::hint_slot(h, kLocalBits)];
+    else
+        return false;
+    idseq::counter::RowPlace p;
+    if (!idseq::counter::hint_place(word, h, p))
+        return false;
+    ItemPointerSet(tid, p.block, p.offset);
+    return true;
+}
+
+void hint_put(uint64 h, ItemPointer tid)
+{
+    const uint64 word = idseq::counter::hint_word(
+        h, idseq::counter::RowPlace{ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid)});
+    if (shared_hints) {
+        pg_atomic_write_u64(&shared_hints[idseq::counter::hint_slot(h, kSharedBits)], word);
+        return;
+    }
+    if (!local_hints)
+        local_hints = (uint64*) MemoryContextAllocZero(TopMemoryContext, sizeof(uint64) << kLocalBits);
+    local_hints[idseq::counter::hint_slot(h, kLocalBits)] = word;
+}
+
+} // namespace idseq::pg::counter
+
+void idseq_counter_hints_init(void)
+{
+    idseq::pg::counter::hints_init();
+}
