@@ -17,13 +17,16 @@
 #   statement_timeout during a gap-free wait (57014, then the next number as if it had never
 #   waited), and roles without USAGE, UPDATE or SELECT on the counter, a non-owner dropping it,
 #   and any role writing the extension's state tables (42501 each).
+# - maintenance under load: REINDEX CONCURRENTLY of the state table's index (amcheck finds
+#   every row in it once; a new fast key refused with 55000 while the new index is not yet
+#   valid) and VACUUM FULL (every key continues at its own next number).
 use strict;
 use warnings;
 use IPC::Run;
 use Time::HiRes qw(time usleep);
 use FindBin;
 use lib $FindBin::RealBin;
-use IdseqTest qw(idseq_node dump_ok restore_ok subscribe psql_as psql_start);
+use IdseqTest qw(idseq_node dump_ok restore_ok subscribe psql_as psql_start pgbench_start);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -381,6 +384,63 @@ $node->safe_psql('dbo_db', q{
 is(sqlstate($node, 'dbo_db', q{SELECT idseq_counter_next('gone_too', 'k')}), '42704', 'DROP SCHEMA ... CASCADE: the counter is gone');
 is($node->safe_psql('dbo_db', q{SELECT count(*) FROM idseq_counter_state s WHERE s.counter::oid NOT IN (SELECT oid FROM pg_class)}),
    '0', 'and no state row of it is left behind');
+
+# ---- maintenance of the state table while numbers are taken ----
+# REINDEX CONCURRENTLY builds a second index while new versions of gap-free rows and new
+# gap-free keys' rows are written outside SQL: each must get its entry there too (amcheck's
+# heapallindexed finds a row the index lacks, and a row entered twice), no key gets a second
+# row, and VACUUM FULL after it moves every row without a key losing its number. A new key of
+# a fast counter (a frozen row) is refused while the new index takes inserts but is not
+# valid yet (held open here by an older snapshot the build waits for).
+$node->safe_psql('postgres', q{
+    CREATE EXTENSION IF NOT EXISTS amcheck;
+    SELECT idseq_create_counter('maint_fast');
+    SELECT idseq_create_counter('maint_gapfree', gapless => true);
+    SELECT count(idseq_counter_next('maint_fast', g::text)) FROM generate_series(1, 20000) g;});
+my ($maint) = pgbench_start($node, clients => 4, time => 8, script => q{
+\set k random(1, 20000)
+\set g random(1, 3000)
+SELECT idseq_counter_next('maint_fast', :k::text);
+SELECT idseq_counter_next('maint_gapfree', :g::text);
+});
+ok($node->poll_query_until('postgres', q{SELECT count(*) > 200 FROM idseq_counter_keys WHERE counter = 'maint_gapfree'}),
+   'clients take numbers of fast keys and of new and existing gap-free keys');
+for my $round (1 .. 3) {
+    $node->safe_psql('postgres', q{REINDEX INDEX CONCURRENTLY idseq_counter_state_key});
+    is($node->safe_psql('postgres', q{SELECT bt_index_check('idseq_counter_state_key', true)}), '',
+       "REINDEX CONCURRENTLY $round under load: every row of the state table is in its index, once");
+}
+$maint->finish;
+is($?, 0, 'the clients ran without an error');
+my ($rows, $distinct) = split / /, $node->safe_psql('postgres', q{
+    SELECT count(*) || ' ' || count(DISTINCT (counter, key, period)) FROM idseq_counter_state
+     WHERE counter IN ('maint_fast_counter'::regclass, 'maint_gapfree_counter'::regclass)});
+is($rows, $distinct, "one row per key ($rows keys)");
+$node->safe_psql('postgres', q{VACUUM FULL idseq_counter_state});
+for my $c (qw(maint_fast maint_gapfree)) {
+    is($node->safe_psql('postgres', qq{
+        WITH k AS MATERIALIZED (SELECT key, last FROM idseq_counter_keys WHERE counter = '$c')
+        SELECT count(*) FILTER (WHERE idseq_counter_next('$c', key) <> last + 1) FROM k}), '0',
+       "after VACUUM FULL every key of $c continues at its own next number");
+}
+is($node->safe_psql('postgres', q{SELECT bt_index_check('idseq_counter_state_key', true)}), '', 'the index holds every row after it');
+
+my ($old_snapshot) = psql_start($node, q{BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM pg_class; SELECT pg_sleep(4); COMMIT;});
+ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_stat_activity WHERE wait_event = 'PgSleep'}),
+   'a transaction holds an old snapshot');
+my ($reindex, $reindex_out, $reindex_err) = psql_start($node, q{REINDEX INDEX CONCURRENTLY idseq_counter_state_key});
+ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_index WHERE indrelid = 'idseq_counter_state'::regclass
+                                           AND indisready AND NOT indisvalid}),
+   'the new index takes inserts and waits for the old snapshot before it is valid');
+is(sqlstate($node, 'postgres', q{SELECT idseq_counter_next('maint_fast', 'a new key')}), '55000',
+   'meanwhile a new key of a fast counter is refused (55000)');
+is($node->safe_psql('postgres', q{SELECT idseq_counter_next('maint_fast', '1') > 1, idseq_counter_next('maint_gapfree', 'new')}),
+   't|1', 'an existing fast key and a new gap-free key take numbers');
+$old_snapshot->finish;
+$reindex->finish;
+is($$reindex_err, '', 'the REINDEX finished');
+is($node->safe_psql('postgres', q{SELECT idseq_counter_next('maint_fast', 'a new key'), bt_index_check('idseq_counter_state_key', true)}),
+   '1|', 'then the new key takes its first number, and the index holds every row once');
 
 # ---- pg_upgrade to the same major ----
 my %before = map { $_ => $node->safe_psql($_, $state_sql) } qw(postgres restored);

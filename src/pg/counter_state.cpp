@@ -356,11 +356,38 @@ bool apply_existing_fast(Relation heap, Relation index, const CounterDef& def, t
     return r == InPlace::Done;
 }
 
+// Refuses a new key of a fast counter while an index of the state table is being built
+// concurrently and takes inserts but is not valid yet. Its row is inserted frozen (visible to
+// every snapshot at once, so that a rollback keeps it), which the build's validation does not
+// expect: it adds the rows its snapshot sees and the index lacks, and a frozen row made after
+// that snapshot is one of them, so the index would get the row twice or, left out by this
+// insert, not at all. Existing keys change in place and are not affected; before the index
+// takes inserts the validation adds every frozen row, after it is valid inserts are plain.
+void refuse_during_index_build(Relation heap, const CounterDef& def, text* key)
+{
+    List* indexes = RelationGetIndexList(heap);
+    ListCell* lc;
+    foreach (lc, indexes) {
+        Relation index = index_open(lfirst_oid(lc), RowExclusiveLock);
+        const bool building = index->rd_index->indisready && !index->rd_index->indisvalid;
+        char* name = building ? pstrdup(RelationGetRelationName(index)) : nullptr;
+        index_close(index, NoLock);
+        if (building)
+            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                            errmsg("cannot make key \"%s\" of counter \"%s\" while index \"%s\" is being built",
+                                   shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name, name),
+                            errdetail("Existing keys take numbers; a new key's row waits until the index is valid."),
+                            errhint("Retry when REINDEX CONCURRENTLY or CREATE INDEX CONCURRENTLY has finished.")));
+    }
+    list_free(indexes);
+}
+
 // Inserts the row of a new key, frozen, with its index entries (fast counters); its place
 // goes to *place.
 void insert_frozen(Relation heap, const CounterDef& def, text* key, int32 period, int64 last, bool flush,
                    ItemPointer place)
 {
+    refuse_during_index_build(heap, def, key);
     HeapTuple tup = form_row(heap, def, key, period, last);
     heap_insert(heap, tup, GetCurrentCommandId(true), HEAP_INSERT_FROZEN, NULL);
     insert_index_entries(heap, tup, false);
