@@ -118,13 +118,22 @@
 // (TU_UpdateIndexes); up to 15 the caller reads HeapTupleIsHeapOnly on the new tuple, which
 // holds in every major, so the report is dropped.
 #if PG_VERSION_NUM >= 160000
-#define IDSEQ_HEAP_UPDATE(rel, otid, newtup, cid, tmfd, lockmode)                                      \
+#define IDSEQ_HEAP_UPDATE(rel, otid, newtup, cid, wait, tmfd, lockmode)                                \
     __extension__({                                                                                   \
         TU_UpdateIndexes update_indexes_;                                                             \
-        heap_update((rel), (otid), (newtup), (cid), InvalidSnapshot, true, (tmfd), (lockmode),       \
+        heap_update((rel), (otid), (newtup), (cid), InvalidSnapshot, (wait), (tmfd), (lockmode),     \
                     &update_indexes_);                                                                \
     })
 #else
-#define IDSEQ_HEAP_UPDATE(rel, otid, newtup, cid, tmfd, lockmode)                                      \
-    heap_update((rel), (otid), (newtup), (cid), InvalidSnapshot, true, (tmfd), (lockmode))
+#define IDSEQ_HEAP_UPDATE(rel, otid, newtup, cid, wait, tmfd, lockmode)                                \
+    heap_update((rel), (otid), (newtup), (cid), InvalidSnapshot, (wait), (tmfd), (lockmode))
+#endif
+
+// index_beginscan (access/genam.h) takes an instrumentation argument from 18 on (NULL: none).
+#if PG_VERSION_NUM >= 180000
+#define IDSEQ_INDEX_BEGINSCAN(heap, index, snapshot, nkeys, norderbys) \
+    index_beginscan((heap), (index), (snapshot), NULL, (nkeys), (norderbys))
+#else
+#define IDSEQ_INDEX_BEGINSCAN(heap, index, snapshot, nkeys, norderbys) \
+    index_beginscan((heap), (index), (snapshot), (nkeys), (norderbys))
 #endif

@@ -160,16 +160,20 @@ bool find_row(Relation heap, Oid counter, text* key, int32 period, Snapshot snap
     return found;
 }
 
-// The lock of (counter, key, period) under which a key's row is made: an object lock whose
-// "class" is the anchor (a user relation's oid, never a catalog's) and whose object is a hash
-// of the key and period. Two keys that share a hash only wait for each other when both are
-// new.
-LOCKTAG key_lock(Oid counter, text* key, int32 period)
+// The locks of (counter, key, period): object locks whose "class" is the anchor (a user
+// relation's oid, never a catalog's) and whose object is a 47-bit hash of the key and period
+// (the object id, and the sub-id from 1). Sub-id 0 is the lock under which a key's row is
+// made (held around the insert only); the others are the queue of a gap-free key's callers
+// (see apply_gapless). Two keys whose hashes agree would wait for each other: about one pair
+// in 10^14, and only while both are busy.
+enum class KeyLock { Make, Queue };
+LOCKTAG key_lock(Oid counter, text* key, int32 period, KeyLock which = KeyLock::Make)
 {
-    uint32 h = hash_bytes((const unsigned char*) VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key));
-    h = hash_combine(h, hash_bytes_uint32((uint32) period));
+    const uint64 h = hash_bytes_extended((const unsigned char*) VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key),
+                                         (uint64) (uint32) period);
     LOCKTAG tag;
-    SET_LOCKTAG_OBJECT(tag, MyDatabaseId, counter, h, 0);
+    SET_LOCKTAG_OBJECT(tag, MyDatabaseId, counter, (uint32) h,
+                       which == KeyLock::Make ? 0 : 1 + (uint16) ((h >> 32) % 65535));
     return tag;
 }
 
@@ -341,7 +345,7 @@ bool apply_existing_fast(Relation heap, Relation index, const CounterDef& def, t
     ScanKeyInit(&sk[0], 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(def.anchor));
     ScanKeyEntryInitialize(&sk[1], 0, 2, BTEqualStrategyNumber, InvalidOid, C_COLLATION_OID, F_TEXTEQ,
                            PointerGetDatum(key));
-    IndexScanDesc scan = index_beginscan(heap, index, SnapshotSelf, 2, 0);
+    IndexScanDesc scan = IDSEQ_INDEX_BEGINSCAN(heap, index, SnapshotSelf, 2, 0);
     index_rescan(scan, sk, 2, nullptr, 0);
     InPlace r = InPlace::NotThisRow;
     ItemPointer tid;
@@ -500,10 +504,17 @@ bool insert_gapless(Relation heap, const CounterDef& def, text* key, int32 perio
     return false;
 }
 
+// A caller that finds the key's row held by another transaction queues for it on the key's
+// queue lock (held to the end of its transaction, as the row is) before waiting for the row:
+// the lock manager grants that lock to one waiter at a time, in order, when the holder ends.
+// Waiting on the row alone, every waiter would wake at each commit, find the row replaced,
+// and look for it again, so that each number of a busy key cost a wake-up of all its waiters.
+// A caller that finds the row free takes it without the queue.
 int64 apply_gapless(const CounterDef& def, text* key, int32 period, Op op, int64 arg)
 {
     Relation heap = table_open(state.rel, RowExclusiveLock);
     int64 result = 0;
+    bool queued = false;
     for (int attempt = 0;; attempt++) {
         if (attempt > 1000)
             elog(ERROR, "could not update key \"%s\" of counter \"%s\"",
@@ -527,8 +538,15 @@ int64 apply_gapless(const CounterDef& def, text* key, int32 period, Op op, int64
         HeapTuple tup = form_row(heap, def, key, period, next);
         TM_FailureData tmfd;
         LockTupleMode lockmode;
-        // waits for a transaction that holds the row, as an UPDATE does
-        const TM_Result r = IDSEQ_HEAP_UPDATE(heap, &tid, tup, GetCurrentCommandId(true), &tmfd, &lockmode);
+        // once queued, waits for a transaction that holds the row, as an UPDATE does
+        const TM_Result r = IDSEQ_HEAP_UPDATE(heap, &tid, tup, GetCurrentCommandId(true), queued, &tmfd, &lockmode);
+        if (r == TM_BeingModified && !queued) {
+            heap_freetuple(tup);
+            LOCKTAG tag = key_lock(def.anchor, key, period, KeyLock::Queue);
+            (void) LockAcquire(&tag, ExclusiveLock, false, false);
+            queued = true;
+            continue;
+        }
         if (r == TM_Ok) {
             if (!HeapTupleIsHeapOnly(tup))
                 insert_index_entries(heap, tup, true);
