@@ -125,6 +125,10 @@ SELECT idseq_counter_next_text('invoice', 'c7')
        = 'INV-' || to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY') || '-000002' AS text_in_this_year;
 SELECT * FROM expect_error($$SELECT idseq_counter_block('invoice', 'c7', 5)$$);
 SELECT idseq_counter_set('invoice', 'c8', 41) AS set, idseq_counter_next('invoice', 'c8') AS next;
+-- one statement takes an existing key's numbers one after another, each call seeing the one
+-- before
+SELECT array_agg(n ORDER BY g) AS one_statement
+  FROM (SELECT g, idseq_counter_next('invoice', 'c8') AS n FROM generate_series(1, 5) g) s;
 -- subtransactions: a rolled back savepoint returns its number
 BEGIN;
 SELECT idseq_counter_next('invoice', 'c9') AS one;

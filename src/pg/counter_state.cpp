@@ -519,14 +519,23 @@ int64 apply_gapless(const CounterDef& def, text* key, int32 period, Op op, int64
         if (attempt > 1000)
             elog(ERROR, "could not update key \"%s\" of counter \"%s\"",
                  shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name);
-        // As each SQL statement: this transaction's earlier changes are seen, and under READ
-        // COMMITTED every commit before now.
+        // As each SQL statement, this transaction's earlier changes are seen.
         CommandCounterIncrement();
-        Snapshot snap = RegisterSnapshot(GetTransactionSnapshot());
+        // The first look uses a copy of the statement's snapshot, made to see this
+        // transaction's changes up to now (a new snapshot per number cost a pass over the
+        // process array under its lock): a row another transaction changed or made since
+        // the statement began is then reported by heap_update, or found by the dirty look
+        // before an insert, and looked for again with a new snapshot, which sees it.
+        const bool statement_snapshot = attempt == 0 && ActiveSnapshotSet();
+        if (statement_snapshot)
+            PushCopiedSnapshot(GetActiveSnapshot());
+        else
+            PushActiveSnapshot(GetTransactionSnapshot());
+        UpdateActiveSnapshotCommandId();
         ItemPointerData tid;
         int64 last;
-        const bool found = find_row(heap, def.anchor, key, period, snap, &tid, &last);
-        UnregisterSnapshot(snap);
+        const bool found = find_row(heap, def.anchor, key, period, GetActiveSnapshot(), &tid, &last);
+        PopActiveSnapshot();
         if (!found) {
             if (insert_gapless(heap, def, key, period, op, arg, result))
                 break;
