@@ -465,9 +465,20 @@ int64 apply_fast(const CounterDef& def, text* key, int32 period, Op op, int64 ar
     pg_unreachable();
 }
 
+// Takes the queue lock of a gap-free key (see apply_gapless), once per call.
+void queue_for_key(const CounterDef& def, text* key, int32 period, bool& queued)
+{
+    if (queued)
+        return;
+    LOCKTAG tag = key_lock(def.anchor, key, period, KeyLock::Queue);
+    (void) LockAcquire(&tag, ExclusiveLock, false, false);
+    queued = true;
+}
+
 // Makes the row of a new key of a gap-free counter, unless another transaction made one
 // (false: look for it again).
-bool insert_gapless(Relation heap, const CounterDef& def, text* key, int32 period, Op op, int64 arg, int64& result)
+bool insert_gapless(Relation heap, const CounterDef& def, text* key, int32 period, Op op, int64 arg, int64& result,
+                    bool& queued)
 {
     // As a unique index's check: a row another transaction is inserting is waited for (and
     // looked for again after), so the lock of the key is held for the check and the insert
@@ -496,16 +507,20 @@ bool insert_gapless(Relation heap, const CounterDef& def, text* key, int32 perio
         return true;
     }
     LockRelease(&tag, ExclusiveLock, false);
-    if (TransactionIdIsValid(inserter))
+    if (TransactionIdIsValid(inserter)) {
+        // the inserter holds the key until it ends: wait in the key's queue, as for a row
+        queue_for_key(def, key, period, queued);
         XactLockTableWait(inserter, heap, &tid, XLTW_InsertIndex);
+    }
     else if (IsolationUsesXactSnapshot()) // committed after this transaction's snapshot
         fail_serialization(def, key, "Another transaction made the key's row after this transaction's snapshot.");
     // under READ COMMITTED the next snapshot sees it
     return false;
 }
 
-// A caller that finds the key's row held by another transaction queues for it on the key's
-// queue lock (held to the end of its transaction, as the row is) before waiting for the row:
+// A caller that finds the key's row held by another transaction (updated, or being inserted)
+// queues for it on the key's queue lock (held to the end of its transaction, as the row is)
+// before waiting for that transaction:
 // the lock manager grants that lock to one waiter at a time, in order, when the holder ends.
 // Waiting on the row alone, every waiter would wake at each commit, find the row replaced,
 // and look for it again, so that each number of a busy key cost a wake-up of all its waiters.
@@ -537,7 +552,7 @@ int64 apply_gapless(const CounterDef& def, text* key, int32 period, Op op, int64
         const bool found = find_row(heap, def.anchor, key, period, GetActiveSnapshot(), &tid, &last);
         PopActiveSnapshot();
         if (!found) {
-            if (insert_gapless(heap, def, key, period, op, arg, result))
+            if (insert_gapless(heap, def, key, period, op, arg, result, queued))
                 break;
             continue;
         }
@@ -551,9 +566,7 @@ int64 apply_gapless(const CounterDef& def, text* key, int32 period, Op op, int64
         const TM_Result r = IDSEQ_HEAP_UPDATE(heap, &tid, tup, GetCurrentCommandId(true), queued, &tmfd, &lockmode);
         if (r == TM_BeingModified && !queued) {
             heap_freetuple(tup);
-            LOCKTAG tag = key_lock(def.anchor, key, period, KeyLock::Queue);
-            (void) LockAcquire(&tag, ExclusiveLock, false, false);
-            queued = true;
+            queue_for_key(def, key, period, queued);
             continue;
         }
         if (r == TM_Ok) {
