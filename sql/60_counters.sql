@@ -158,6 +158,7 @@ SELECT * FROM expect_error($$SELECT idseq_counter_format('coded', 0)$$);
 SELECT * FROM expect_error($$SELECT idseq_counter_format('coded', 1048576)$$);
 SELECT idseq_counter_format('orders', NULL) AS null_number, idseq_counter_format('orders', 1, 'k', NULL) AS null_time;
 SELECT * FROM expect_error($$SELECT idseq_counter_format('orders', 1, NULL)$$);
+SELECT * FROM expect_error($$SELECT idseq_counter_format('no_such_counter', 5, 'k', NULL)$$);
 SELECT * FROM expect_error($$SELECT idseq_counter_format('invoice', 1, 'k', 'infinity')$$);
 -- the period of numbers taken is the transaction's start (now()), in the counter's zone
 SELECT idseq_counter_next('daily', 'shop') AS daily_first, idseq_counter_next('monthly') AS monthly_first;

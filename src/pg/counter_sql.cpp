@@ -137,11 +137,12 @@ Datum idseq_counter_format(PG_FUNCTION_ARGS)
     text* name = name_arg(fcinfo, 0);
     if (PG_ARGISNULL(2))
         (void) key_arg(fcinfo, 2);
+    // an unknown counter is 42704 whatever the other arguments
+    CounterDef def = find_counter(name, kNoCheck, AccessShareLock);
+    text* key = PG_GETARG_TEXT_PP(2);
+    check_key(def.name, VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key));
     if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
         PG_RETURN_NULL();
-    text* key = PG_GETARG_TEXT_PP(2);
-    CounterDef def = find_counter(name, kNoCheck, AccessShareLock);
-    check_key(def.name, VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key));
     const int32 period = period_at(def, PG_GETARG_TIMESTAMPTZ(3));
     PG_RETURN_TEXT_P(render(def, PG_GETARG_INT64(1), VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key), period));
 }
@@ -153,10 +154,10 @@ Datum idseq_counter_render(PG_FUNCTION_ARGS)
     text* name = name_arg(fcinfo, 0);
     if (PG_ARGISNULL(2))
         (void) key_arg(fcinfo, 2);
+    CounterDef def = find_counter(name, kNoCheck, AccessShareLock);
     if (PG_ARGISNULL(1))
         PG_RETURN_NULL();
     text* key = PG_GETARG_TEXT_PP(2);
-    CounterDef def = find_counter(name, kNoCheck, AccessShareLock);
     const int32 period = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT32(3);
     PG_RETURN_TEXT_P(render(def, PG_GETARG_INT64(1), VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key), period));
 }

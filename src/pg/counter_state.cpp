@@ -510,7 +510,7 @@ bool insert_gapless(Relation heap, const CounterDef& def, text* key, int32 perio
     if (TransactionIdIsValid(inserter)) {
         // the inserter holds the key until it ends: wait in the key's queue, as for a row
         queue_for_key(def, key, period, queued);
-        XactLockTableWait(inserter, heap, &tid, XLTW_InsertIndex);
+        XactLockTableWait(inserter, heap, &tid, XLTW_None); // the context is the key's (apply_gapless)
     }
     else if (IsolationUsesXactSnapshot()) // committed after this transaction's snapshot
         fail_serialization(def, key, "Another transaction made the key's row after this transaction's snapshot.");
@@ -525,8 +525,28 @@ bool insert_gapless(Relation heap, const CounterDef& def, text* key, int32 perio
 // Waiting on the row alone, every waiter would wake at each commit, find the row replaced,
 // and look for it again, so that each number of a busy key cost a wake-up of all its waiters.
 // A caller that finds the row free takes it without the queue.
+// The context of an error raised while a gap-free number is taken (a lock or statement
+// timeout, a deadlock, a cancel): the key and counter, not the state table's rows.
+struct GaplessContext {
+    const CounterDef* def;
+    const text* key;
+};
+
+void gapless_context(void* arg)
+{
+    const GaplessContext* c = (const GaplessContext*) arg;
+    errcontext("while taking the next number of key \"%s\" of counter \"%s\"",
+               shown(VARDATA_ANY(c->key), VARSIZE_ANY_EXHDR(c->key)), c->def->name);
+}
+
 int64 apply_gapless(const CounterDef& def, text* key, int32 period, Op op, int64 arg)
 {
+    GaplessContext context{&def, key};
+    ErrorContextCallback callback;
+    callback.callback = gapless_context;
+    callback.arg = &context;
+    callback.previous = error_context_stack;
+    error_context_stack = &callback;
     Relation heap = table_open(state.rel, RowExclusiveLock);
     int64 result = 0;
     bool queued = false;
@@ -585,6 +605,7 @@ int64 apply_gapless(const CounterDef& def, text* key, int32 period, Op op, int64
         // READ COMMITTED: the version that replaced it is looked for with a new snapshot
     }
     table_close(heap, NoLock);
+    error_context_stack = callback.previous;
     return result;
 }
 
