@@ -76,7 +76,7 @@ void hints_init()
     shmem_startup_hook = shmem_startup;
 }
 
-uint64 hint_hash(Oid counter, const text* key, int32 period)
+uint64 key_hash(Oid counter, const text* key, int32 period)
 {
     const uint64 seed = ((uint64) MyDatabaseId << 32 | counter) ^ ((uint64) (uint32) period * UINT64CONST(0x9E3779B97F4A7C15));
     return hash_bytes_extended((const unsigned char*) VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key), seed);

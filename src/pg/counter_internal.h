@@ -74,10 +74,11 @@ int64 apply(const CounterDef& def, const char* key, size_t key_len, int32 period
 // The last number of (counter, key, period), or false when the key has none.
 bool current(const CounterDef& def, const char* key, size_t key_len, int32 period, int64& last);
 
-// Hints of where a key's row lies (a place to look first, never trusted): the key's hash,
-// and the place last seen for it.
+// The 64-bit hash of (database, counter, key, period): the hints' and the key locks'.
+uint64 key_hash(Oid counter, const text* key, int32 period);
+// Hints of where a key's row lies (a place to look first, never trusted): the place last
+// seen for a key's hash.
 void hints_init();
-uint64 hint_hash(Oid counter, const text* key, int32 period);
 bool hint_get(uint64 h, ItemPointer tid);
 void hint_put(uint64 h, ItemPointer tid);
 

@@ -47,7 +47,6 @@ extern "C" {
 #include "catalog/pg_am.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
-#include "common/hashfn.h"
 #include "executor/executor.h"
 #include "executor/tuptable.h"
 #include "storage/bufmgr.h"
@@ -169,8 +168,7 @@ bool find_row(Relation heap, Oid counter, text* key, int32 period, Snapshot snap
 enum class KeyLock { Make, Queue };
 LOCKTAG key_lock(Oid counter, text* key, int32 period, KeyLock which = KeyLock::Make)
 {
-    const uint64 h = hash_bytes_extended((const unsigned char*) VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key),
-                                         (uint64) (uint32) period);
+    const uint64 h = key_hash(counter, key, period);
     LOCKTAG tag;
     SET_LOCKTAG_OBJECT(tag, MyDatabaseId, counter, (uint32) h,
                        which == KeyLock::Make ? 0 : 1 + (uint16) ((h >> 32) % 65535));
@@ -407,7 +405,7 @@ int64 apply_fast(const CounterDef& def, text* key, int32 period, Op op, int64 ar
     if (RelationNeedsWAL(heap))
         (void) GetTopTransactionId();
     int64 result = 0;
-    const uint64 h = hint_hash(def.anchor, key, period);
+    const uint64 h = key_hash(def.anchor, key, period);
     ItemPointerData tid;
     // a hint may name a block that VACUUM has since cut off the table (it cannot while this
     // transaction holds its lock)
