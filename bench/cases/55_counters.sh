@@ -191,7 +191,7 @@ if [ "$COUNTERS_FSYNC" = on ] && [ "$(q -d "$db" -c 'SHOW fsync')" != on ]; then
     for _ in $(seq 50); do [ "$(q -d "$db" -c 'SHOW fsync')" = on ] && break; sleep 0.1; done
 fi
 echo
-echo "transactions per second (pgbench -M prepared, ${length# }, one row inserted per transaction; fsync $(q -d "$db" -c 'SHOW fsync'), synchronous_commit $(q -d "$db" -c 'SHOW synchronous_commit'); median of $ROUNDS round(s) taken in turns)"
+echo "transactions per second (pgbench -M prepared, ${length# }, one row inserted per transaction; fsync $(q -d "$db" -c 'SHOW fsync'), synchronous_commit $(q -d "$db" -c 'SHOW synchronous_commit'); median of $ROUNDS round(s) taken in turns, every other round in reverse order, each point after a checkpoint)"
 run_point() { # name clients script -> tps appended to $work/<name>-<clients>
     local threads=$(( $2 < $(nproc) ? $2 : $(nproc) ))
     printf '%s\n' "$3" >"$work/$1.sql"
@@ -199,12 +199,26 @@ run_point() { # name clients script -> tps appended to $work/<name>-<clients>
         || { echo "pgbench failed for $1 at $2 clients:" >&2; cat "$work/pgbench.out" >&2; exit 1; }
     sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$work/pgbench.out" | tail -1 >>"$work/$1-$2"
 }
+# Each point starts from a checkpoint, so that no point pays for another's dirty pages or
+# runs while a checkpoint writes them; and each round runs the client counts and the
+# workloads in the reverse order of the round before, so that a drift of the machine over
+# the run falls on both sides of each ratio (a ratio's two workloads, and 8 and 32 clients
+# of one workload, are measured in both orders).
+round=0
 for _ in $(seq "$ROUNDS"); do
-    for c in "${clients_list[@]}"; do
-        for w in "${workloads[@]}"; do
+    round=$((round + 1))
+    order=("${workloads[@]}") counts=("${clients_list[@]}")
+    if [ $((round % 2)) = 0 ]; then
+        order=() counts=()
+        for ((i = ${#workloads[@]} - 1; i >= 0; i--)); do order+=("${workloads[i]}"); done
+        for ((i = ${#clients_list[@]} - 1; i >= 0; i--)); do counts+=("${clients_list[i]}"); done
+    fi
+    for c in "${counts[@]}"; do
+        for w in "${order[@]}"; do
             IFS='|' read -r name label needs script <<<"${w%%$'\n'*}"
             script=${w#*|*|*|}
             [ "$needs" = 1 ] && [ "$have" != t ] && continue
+            q -d "$db" -c CHECKPOINT >/dev/null
             run_point "$name" "$c" "$script"
         done
     done
