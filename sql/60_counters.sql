@@ -286,6 +286,65 @@ SELECT idseq_counter_current('invoice', '70') AS after_rollback;
 -- a single statement's own commit binds too (no command boundary between INSERT and commit)
 INSERT INTO invoices VALUES (7, 70, NULL, 70);
 SELECT id, right(no, 6) AS n FROM invoices WHERE id = 7;
+-- the UPDATE that binds is planned once per table and column in a session: a table renamed,
+-- with another made under its old name, still gets its own numbers; a column of another type
+-- under the same name is planned again
+SELECT idseq_create_counter('bind_plans', gapless => true);
+CREATE TABLE regress_counters.bp (id int, k text, no bigint);
+CREATE TRIGGER number_at_commit BEFORE INSERT ON bp
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('bind_plans', 'k', 'no', 'commit');
+INSERT INTO bp VALUES (1, 'a');
+ALTER TABLE bp RENAME TO bp_renamed;
+CREATE TABLE regress_counters.bp (id int, k text, no bigint);
+INSERT INTO bp VALUES (1, 'a', NULL);
+INSERT INTO bp_renamed VALUES (2, 'a');
+SELECT 'bp_renamed' AS t, id, no FROM bp_renamed UNION ALL SELECT 'bp', id, no FROM bp ORDER BY 1, 2;
+ALTER TABLE bp_renamed DROP COLUMN no;
+ALTER TABLE bp_renamed ADD COLUMN no numeric(3);
+INSERT INTO bp_renamed VALUES (3, 'a');
+SELECT id, no, pg_typeof(no) FROM bp_renamed WHERE id = 3;
+-- more tables than the session keeps plans for (16), in one transaction; then, with every
+-- kept plan in use, a binding UPDATE whose trigger inserts a row bound at once (SET
+-- CONSTRAINTS ... IMMEDIATE) into a table of its own: that row's UPDATE is planned without
+-- being kept, and the plan running meanwhile is not freed
+DO $$
+BEGIN
+    FOR i IN 1..20 LOOP
+        EXECUTE format('CREATE TABLE regress_counters.bp_%s (id int, k text, no bigint)', i);
+        EXECUTE format('CREATE TRIGGER number_at_commit BEFORE INSERT ON regress_counters.bp_%s
+                        FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill(''bind_plans'', ''k'', ''no'', ''commit'')', i);
+    END LOOP;
+END $$;
+BEGIN;
+DO $$ BEGIN FOR i IN 1..20 LOOP EXECUTE format('INSERT INTO regress_counters.bp_%s VALUES (1, ''many'')', i); END LOOP; END $$;
+COMMIT;
+SELECT string_agg(no::text, ',' ORDER BY no) AS numbers FROM (
+    SELECT no FROM bp_1 UNION ALL SELECT no FROM bp_2 UNION ALL SELECT no FROM bp_3 UNION ALL SELECT no FROM bp_4
+    UNION ALL SELECT no FROM bp_5 UNION ALL SELECT no FROM bp_6 UNION ALL SELECT no FROM bp_7
+    UNION ALL SELECT no FROM bp_8 UNION ALL SELECT no FROM bp_9 UNION ALL SELECT no FROM bp_10
+    UNION ALL SELECT no FROM bp_11 UNION ALL SELECT no FROM bp_12 UNION ALL SELECT no FROM bp_13
+    UNION ALL SELECT no FROM bp_14 UNION ALL SELECT no FROM bp_15 UNION ALL SELECT no FROM bp_16
+    UNION ALL SELECT no FROM bp_17 UNION ALL SELECT no FROM bp_18 UNION ALL SELECT no FROM bp_19
+    UNION ALL SELECT no FROM bp_20) s;
+CREATE TABLE regress_counters.bp_nested (id int, k text, no bigint);
+CREATE TRIGGER number_at_commit BEFORE INSERT ON bp_nested
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('bind_plans', 'k', 'no', 'commit');
+CREATE FUNCTION regress_counters.bp_log() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO regress_counters.bp_nested VALUES (NEW.id, 'nested');
+    RETURN NULL;
+END $$;
+CREATE TRIGGER log_number AFTER UPDATE ON bp_5 FOR EACH ROW EXECUTE FUNCTION regress_counters.bp_log();
+BEGIN;
+SET CONSTRAINTS ALL IMMEDIATE;
+DO $$ BEGIN FOR i IN 1..20 LOOP EXECUTE format('INSERT INTO regress_counters.bp_%s VALUES (2, ''nested'')', i); END LOOP; END $$;
+COMMIT;
+SELECT (SELECT no FROM bp_5 WHERE id = 2) AS bp_5, (SELECT no FROM bp_nested) AS nested,
+       idseq_counter_current('bind_plans', 'nested') AS current;
+DO $$ BEGIN FOR i IN 1..20 LOOP EXECUTE format('DROP TABLE regress_counters.bp_%s', i); END LOOP; END $$;
+DROP TABLE bp, bp_renamed, bp_nested;
+DROP FUNCTION regress_counters.bp_log();
+SELECT idseq_drop_counter('bind_plans');
 
 -- partitioned tables: the trigger of the parent is cloned to each partition, now and later
 -- (CREATE TABLE ... PARTITION OF, ATTACH PARTITION), and each clone gets its companion

@@ -430,6 +430,93 @@ Datum idseq_counter_fill(PG_FUNCTION_ARGS)
     return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 1, &col, &value, &isnull));
 }
 
+// The UPDATE that writes a number bound at commit into a row, planned once per (table,
+// column) and kept for the session (SPI_keepplan: the plan cache plans it again after a change
+// of the table, and per role under row-level security), so that a gap-free key's next number
+// is held across the UPDATE's execution only, not across its parsing and planning too. A
+// kept plan is used only while the table's schema, name and column name are those it was
+// made with (its text names them, and a plan made again after an invalidation reads the text
+// again); at most kBindPlans are kept, the oldest freed first -- but never while a kept plan
+// runs (the UPDATE can fire a user's trigger whose rows get their numbers bound right away,
+// under SET CONSTRAINTS ... IMMEDIATE): a plan that finds the cache full then is not kept.
+struct BindPlan {
+    Oid relid;
+    AttrNumber att;
+    Oid nsp;
+    Oid type;
+    NameData relname;
+    NameData attname;
+    SPIPlanPtr plan;
+};
+constexpr int kBindPlans = 16;
+BindPlan bind_plans[kBindPlans];
+int bind_plans_used, bind_plan_next;
+// How many kept plans run now, in the transaction that started at running_since (an error
+// leaves the count up: no plan is freed again in that transaction).
+int running;
+TimestampTz running_since;
+
+int& plans_running()
+{
+    if (running_since != GetCurrentTransactionStartTimestamp()) {
+        running_since = GetCurrentTransactionStartTimestamp();
+        running = 0;
+    }
+    return running;
+}
+
+BindPlan* find_bind_plan(Relation rel, const FillArgs& a)
+{
+    const char* att = NameStr(TupleDescAttr(RelationGetDescr(rel), a.target_att - 1)->attname);
+    for (int i = 0; i < bind_plans_used; i++) {
+        BindPlan& b = bind_plans[i];
+        if (b.relid == RelationGetRelid(rel) && b.att == a.target_att && b.type == a.target_type &&
+            b.nsp == RelationGetNamespace(rel) && strcmp(NameStr(b.relname), RelationGetRelationName(rel)) == 0 &&
+            strcmp(NameStr(b.attname), att) == 0)
+            return &b;
+    }
+    return nullptr;
+}
+
+const char* bind_sql(Relation rel, const FillArgs& a)
+{
+    return psprintf("UPDATE ONLY %s SET %s = $1 WHERE ctid OPERATOR(pg_catalog.=) $2",
+                    quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)), RelationGetRelationName(rel)),
+                    quote_identifier(NameStr(TupleDescAttr(RelationGetDescr(rel), a.target_att - 1)->attname)));
+}
+
+// A kept plan of the UPDATE, or null when none can be kept now; made inside
+// internal_sql_connect_as (the table's owner, search_path pinned).
+BindPlan* make_bind_plan(Relation rel, const FillArgs& a)
+{
+    if (bind_plans_used == kBindPlans && plans_running() > 0)
+        return nullptr;
+    const char* att = NameStr(TupleDescAttr(RelationGetDescr(rel), a.target_att - 1)->attname);
+    Oid types[2] = {a.target_type, TIDOID};
+    SPIPlanPtr plan = SPI_prepare(bind_sql(rel, a), 2, types);
+    if (!plan)
+        elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+    if (SPI_keepplan(plan) != 0)
+        elog(ERROR, "SPI_keepplan failed");
+    int slot;
+    if (bind_plans_used < kBindPlans)
+        slot = bind_plans_used++;
+    else {
+        slot = bind_plan_next;
+        bind_plan_next = (bind_plan_next + 1) % kBindPlans;
+        SPI_freeplan(bind_plans[slot].plan);
+    }
+    BindPlan& b = bind_plans[slot];
+    b.relid = RelationGetRelid(rel);
+    b.att = a.target_att;
+    b.nsp = RelationGetNamespace(rel);
+    b.type = a.target_type;
+    namestrcpy(&b.relname, RelationGetRelationName(rel));
+    namestrcpy(&b.attname, att);
+    b.plan = plan;
+    return &b;
+}
+
 // The deferred companion (AFTER INSERT FOR EACH ROW, at commit): binds the number of the row's
 // latest version, unless it was deleted or has a value.
 Datum idseq_counter_bind(PG_FUNCTION_ARGS)
@@ -455,6 +542,13 @@ Datum idseq_counter_bind(PG_FUNCTION_ARGS)
     }
     if (bind) {
         text* key = row_key(slot, desc, a, td->tg_trigger->tgname);
+        InternalSqlSaved saved;
+        BindPlan* b = find_bind_plan(rel, a);
+        if (!b) {
+            internal_sql_connect_as(rel->rd_rel->relowner, true, saved);
+            b = make_bind_plan(rel, a);
+            internal_sql_finish_as(saved);
+        }
         // At commit no statement_timeout runs (PostgreSQL stops it before it commits), and
         // the wait for a gap-free key's holder (a prepared transaction, or one that bound it
         // early with SET CONSTRAINTS ... IMMEDIATE) would have no bound: the session's
@@ -465,15 +559,20 @@ Datum idseq_counter_bind(PG_FUNCTION_ARGS)
                                      GUC_ACTION_SAVE, true, 0, false);
         Datum value = number_for(a, key);
         AtEOXact_GUC(true, nest);
-        Oid types[2] = {a.target_type, TIDOID};
         Datum values[2] = {value, PointerGetDatum(&tid)};
-        InternalSqlSaved saved;
         internal_sql_connect_as(rel->rd_rel->relowner, true, saved);
-        uint64 updated = internal_sql_run(psprintf("UPDATE ONLY %s SET %s = $1 WHERE ctid OPERATOR(pg_catalog.=) $2",
-                                  quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
-                                                             RelationGetRelationName(rel)),
-                                  quote_identifier(NameStr(TupleDescAttr(desc, a.target_att - 1)->attname))),
-                         2, types, values, nullptr, false, SPI_OK_UPDATE);
+        uint64 updated;
+        if (b) {
+            plans_running()++;
+            const int rc = SPI_execute_plan(b->plan, values, nullptr, false, 0);
+            plans_running()--;
+            if (rc != SPI_OK_UPDATE)
+                elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
+            updated = SPI_processed;
+        } else {
+            Oid types[2] = {a.target_type, TIDOID};
+            updated = internal_sql_run(bind_sql(rel, a), 2, types, values, nullptr, false, SPI_OK_UPDATE);
+        }
         internal_sql_finish_as(saved);
         // a number taken and bound to no row would be a gap: the commit fails instead
         if (updated != 1)
