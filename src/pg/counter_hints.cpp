@@ -1,13 +1,15 @@
-// Counters per key: hints of where a fast counter key's row lies, so that a number usually
-// reads the state table's heap page straight away instead of descending its index first
-// (the descent was most of a number's cost).
+// Counters per key: hints of where a key's row lies (a fast key's row, or the version of a
+// gap-free key's row its last number wrote), so that a number usually reads the state
+// table's heap page straight away instead of descending its index first (the descent was
+// most of a fast number's cost, and a gap-free key holds its next number meanwhile).
 //
 // With idseq in shared_preload_libraries the server keeps 2^18 hints in shared memory (2 MB),
 // read and written by every backend without a lock (one atomic 64-bit word each); without,
 // each backend keeps 2^12 of its own (32 kB), enough for the keys it uses most. The word
 // format is the core's (counter_hint.h). A hint is only ever a place to look: the caller
-// uses the row found there only if it is a live row of that very counter, key and period,
-// read under its buffer's exclusive lock (counter_state.cpp); anything else (a hint of
+// uses the row found there only if it is a live row (for a gap-free key, the version its
+// snapshot sees) of that very counter, key and period, read under its buffer's lock
+// (counter_state.cpp); anything else (a hint of
 // another key, a row moved by VACUUM FULL, a dropped and re-created counter, a restored
 // table) sends it down the index as before. So hints need no WAL, no invalidation and no
 // lock, and a wrong one costs one page read.

@@ -16,7 +16,9 @@
 //
 // Gap-free counters are transactional: each number is an MVCC update of the key's row, made
 // with heap_update as an UPDATE statement makes it (no SQL: an executor per number was half
-// of a number's cost). Under READ COMMITTED a new snapshot finds the row; heap_update waits
+// of a number's cost). The row's version is first looked for where the key's hint says its
+// last number wrote it (find_hinted), then through the index. Under READ COMMITTED a new
+// snapshot finds the row; heap_update waits
 // for a transaction holding it and, when that one committed a newer version, the row is
 // looked for again with a new snapshot, which sees it (an UPDATE re-reads the newer version
 // the same way). Under REPEATABLE READ or SERIALIZABLE a newer version committed after the
@@ -463,6 +465,45 @@ int64 apply_fast(const CounterDef& def, text* key, int32 period, Op op, int64 ar
     pg_unreachable();
 }
 
+// The row of a gap-free key as snap sees it, read where its hint says it was last written (a
+// gap-free row moves at each number): the version there is taken only if snap sees it and it
+// is a row of that counter, period and key; otherwise (false) the caller looks through the
+// index, which also finds an older version this snapshot sees. One version of a key's row is
+// visible to a snapshot, so both ways find the same one. Under REPEATABLE READ and
+// SERIALIZABLE the index is always used (its scan takes the predicate locks).
+bool find_hinted(Relation heap, Oid counter, const text* key, int32 period, Snapshot snap, uint64 h, ItemPointer tid,
+                 int64* last)
+{
+    ItemPointerData hint;
+    if (IsolationUsesXactSnapshot() || !hint_get(h, &hint) ||
+        ItemPointerGetBlockNumber(&hint) >= RelationGetNumberOfBlocks(heap))
+        return false;
+    Buffer buf = ReadBuffer(heap, ItemPointerGetBlockNumber(&hint));
+    LockBuffer(buf, BUFFER_LOCK_SHARE);
+    Page page = BufferGetPage(buf);
+    const OffsetNumber off = ItemPointerGetOffsetNumber(&hint);
+    ItemId lp = off <= PageGetMaxOffsetNumber(page) ? PageGetItemId(page, off) : nullptr;
+    bool found = false;
+    if (lp && ItemIdIsNormal(lp)) {
+        HeapTupleData htup;
+        htup.t_data = (HeapTupleHeader) PageGetItem(page, lp);
+        htup.t_len = ItemIdGetLength(lp);
+        htup.t_self = hint;
+        htup.t_tableOid = RelationGetRelid(heap);
+        TupleDesc desc = RelationGetDescr(heap);
+        bool isnull;
+        if (HeapTupleSatisfiesVisibility(&htup, snap, buf) &&
+            DatumGetObjectId(heap_getattr(&htup, kCounter, desc, &isnull)) == counter &&
+            period_of(&htup, desc) == period && row_has_key(&htup, desc, key)) {
+            *tid = hint;
+            *last = DatumGetInt64(heap_getattr(&htup, kLast, desc, &isnull));
+            found = true;
+        }
+    }
+    UnlockReleaseBuffer(buf);
+    return found;
+}
+
 // Takes the queue lock of a gap-free key (see apply_gapless), once per call.
 void queue_for_key(const CounterDef& def, text* key, int32 period, bool& queued)
 {
@@ -548,6 +589,7 @@ int64 apply_gapless(const CounterDef& def, text* key, int32 period, Op op, int64
     Relation heap = table_open(state.rel, RowExclusiveLock);
     int64 result = 0;
     bool queued = false;
+    const uint64 h = key_hash(def.anchor, key, period);
     for (int attempt = 0;; attempt++) {
         if (attempt > 1000)
             elog(ERROR, "could not update key \"%s\" of counter \"%s\"",
@@ -567,7 +609,8 @@ int64 apply_gapless(const CounterDef& def, text* key, int32 period, Op op, int64
         UpdateActiveSnapshotCommandId();
         ItemPointerData tid;
         int64 last;
-        const bool found = find_row(heap, def.anchor, key, period, GetActiveSnapshot(), &tid, &last);
+        const bool found = find_hinted(heap, def.anchor, key, period, GetActiveSnapshot(), h, &tid, &last) ||
+                           find_row(heap, def.anchor, key, period, GetActiveSnapshot(), &tid, &last);
         PopActiveSnapshot();
         if (!found) {
             if (insert_gapless(heap, def, key, period, op, arg, result, queued))
@@ -590,6 +633,7 @@ int64 apply_gapless(const CounterDef& def, text* key, int32 period, Op op, int64
         if (r == TM_Ok) {
             if (!HeapTupleIsHeapOnly(tup))
                 insert_index_entries(heap, tup, true);
+            hint_put(h, &tup->t_self);
             heap_freetuple(tup);
             result = next;
             break;
