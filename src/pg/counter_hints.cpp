@@ -86,31 +86,61 @@ uint64 key_hash(Oid counter, const text* key, int32 period)
 
 bool hint_get(uint64 h, ItemPointer tid)
 {
-    uint64 word;
-    if (shared_hints)
-        word = pg_atomic_read_u64(&shared_hints[idseq::counter::hint_slot(h, kSharedBits)]);
-    else if (local_hints)
-        word = local_hints[idseq::counter::hint_slot(h, kLocalBits)];
-    else
+    uint64 w[2];
+    if (shared_hints) {
+        const uint32 i = idseq::counter::hint_pair(h, kSharedBits);
+        w[0] = pg_atomic_read_u64(&shared_hints[i]);
+        w[1] = pg_atomic_read_u64(&shared_hints[i + 1]);
+    } else if (local_hints) {
+        const uint32 i = idseq::counter::hint_pair(h, kLocalBits);
+        w[0] = local_hints[i];
+        w[1] = local_hints[i + 1];
+    } else
         return false;
     idseq::counter::RowPlace p;
-    if (!idseq::counter::hint_place(word, h, p))
+    if (!idseq::counter::hint_place(w[0], h, p) && !idseq::counter::hint_place(w[1], h, p))
         return false;
     ItemPointerSet(tid, p.block, p.offset);
     return true;
 }
 
+// Two writers of one pair may race (each word is written whole): a hint may then be lost or
+// kept twice, which costs a look through the index at most.
 void hint_put(uint64 h, ItemPointer tid)
 {
+    using idseq::counter::HintWay;
     const uint64 word = idseq::counter::hint_word(
         h, idseq::counter::RowPlace{ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid)});
     if (shared_hints) {
-        pg_atomic_write_u64(&shared_hints[idseq::counter::hint_slot(h, kSharedBits)], word);
+        pg_atomic_uint64* pair = &shared_hints[idseq::counter::hint_pair(h, kSharedBits)];
+        const uint64 w0 = pg_atomic_read_u64(&pair[0]);
+        switch (idseq::counter::hint_way(w0, pg_atomic_read_u64(&pair[1]), h)) {
+        case HintWay::FirstAfterMove:
+            pg_atomic_write_u64(&pair[1], w0);
+            [[fallthrough]];
+        case HintWay::First:
+            pg_atomic_write_u64(&pair[0], word);
+            break;
+        case HintWay::Second:
+            pg_atomic_write_u64(&pair[1], word);
+            break;
+        }
         return;
     }
     if (!local_hints)
         local_hints = (uint64*) MemoryContextAllocZero(TopMemoryContext, sizeof(uint64) << kLocalBits);
-    local_hints[idseq::counter::hint_slot(h, kLocalBits)] = word;
+    uint64* pair = &local_hints[idseq::counter::hint_pair(h, kLocalBits)];
+    switch (idseq::counter::hint_way(pair[0], pair[1], h)) {
+    case HintWay::FirstAfterMove:
+        pair[1] = pair[0];
+        [[fallthrough]];
+    case HintWay::First:
+        pair[0] = word;
+        break;
+    case HintWay::Second:
+        pair[1] = word;
+        break;
+    }
 }
 
 } // namespace idseq::pg::counter
