@@ -97,6 +97,25 @@ ROLLBACK;
 BEGIN READ ONLY;
 SELECT idseq_counter_current('orders', 't1') AS read_only_current;
 ROLLBACK;
+-- read in a parallel query's leader, above its workers (a new snapshot may not be taken
+-- there): the fast counter's state as the gap-free one's
+SELECT idseq_create_counter('par_fast'), idseq_create_counter('par_gapfree', gapless => true);
+CREATE TABLE regress_counters.parallel_read AS
+SELECT c, g::text AS k, idseq_counter_next(c, g::text) AS n
+  FROM generate_series(1, 3000) g, (VALUES ('par_fast'), ('par_gapfree')) v(c);
+ANALYZE regress_counters.parallel_read;
+BEGIN;
+SET LOCAL max_parallel_workers_per_gather = 2;
+SET LOCAL parallel_setup_cost = 0;
+SET LOCAL parallel_tuple_cost = 0;
+SET LOCAL min_parallel_table_scan_size = 0;
+SET LOCAL enable_hashagg = off;
+SELECT c, count(*) AS keys_read FROM (
+    SELECT c, k FROM regress_counters.parallel_read GROUP BY 1, 2 HAVING max(n) = idseq_counter_current(c, k)) s
+ GROUP BY c ORDER BY c;
+COMMIT;
+DROP TABLE regress_counters.parallel_read;
+SELECT idseq_drop_counter('par_fast'), idseq_drop_counter('par_gapfree');
 
 -- ===== bad input =====
 SELECT * FROM expect_error($$SELECT idseq_create_counter('orders')$$);
@@ -322,6 +341,21 @@ CREATE TABLE regress_counters.bp (id int, k text, no bigint);
 INSERT INTO bp VALUES (1, 'a', NULL);
 INSERT INTO bp_renamed VALUES (2, 'a');
 SELECT 'bp_renamed' AS t, id, no FROM bp_renamed UNION ALL SELECT 'bp', id, no FROM bp ORDER BY 1, 2;
+-- a schema renamed keeps its OID: the plan is made again, and a table of the old schema's
+-- name made since gets nothing
+CREATE SCHEMA regress_bp_s;
+CREATE TABLE regress_bp_s.inv (id int, k text, no bigint);
+CREATE TRIGGER number_at_commit BEFORE INSERT ON regress_bp_s.inv
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('bind_plans', 'k', 'no', 'commit');
+INSERT INTO regress_bp_s.inv VALUES (1, 's');
+ALTER SCHEMA regress_bp_s RENAME TO regress_bp_s2;
+CREATE SCHEMA regress_bp_s;
+CREATE TABLE regress_bp_s.inv (id int, k text, no bigint);
+INSERT INTO regress_bp_s.inv SELECT g, 'decoy', NULL FROM generate_series(1, 5) g;
+INSERT INTO regress_bp_s2.inv VALUES (2, 's'), (3, 's');
+SELECT 'renamed' AS t, id, no FROM regress_bp_s2.inv UNION ALL
+SELECT 'decoy', id, no FROM regress_bp_s.inv WHERE no IS NOT NULL ORDER BY 1, 2;
+DROP SCHEMA regress_bp_s, regress_bp_s2 CASCADE;
 ALTER TABLE bp_renamed DROP COLUMN no;
 ALTER TABLE bp_renamed ADD COLUMN no numeric(3);
 INSERT INTO bp_renamed VALUES (3, 'a');
@@ -364,6 +398,16 @@ DO $$ BEGIN FOR i IN 1..20 LOOP EXECUTE format('INSERT INTO regress_counters.bp_
 COMMIT;
 SELECT (SELECT no FROM bp_5 WHERE id = 2) AS bp_5, (SELECT no FROM bp_nested) AS nested,
        idseq_counter_current('bind_plans', 'nested') AS current;
+-- two columns of one table bound at commit, each by its own trigger and companion
+CREATE TABLE regress_counters.bp_two (id int, k text, no bigint, yearly bigint);
+CREATE TRIGGER number_at_commit BEFORE INSERT ON bp_two
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('bind_plans', 'k', 'no', 'commit');
+CREATE TRIGGER yearly_at_commit BEFORE INSERT ON bp_two
+    FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('invoice', 'k', 'yearly', 'commit');
+SELECT count(*) FILTER (WHERE tgisinternal) AS companions FROM pg_trigger WHERE tgrelid = 'regress_counters.bp_two'::regclass;
+INSERT INTO bp_two VALUES (1, 'two'), (2, 'two');
+SELECT id, no, yearly FROM bp_two ORDER BY id;
+DROP TABLE bp_two;
 DO $$ BEGIN FOR i IN 1..20 LOOP EXECUTE format('DROP TABLE regress_counters.bp_%s', i); END LOOP; END $$;
 DROP TABLE bp, bp_renamed, bp_nested;
 DROP FUNCTION regress_counters.bp_log();

@@ -259,7 +259,8 @@ void make_companion(Oid relid, Oid user_trigger, List* args, Oid bind)
     CreateTrigStmt* stmt = makeNode(CreateTrigStmt);
     stmt->replace = false;
     stmt->isconstraint = true;
-    stmt->trigname = pstrdup("idseq_counter_bind");
+    // one per user trigger: a table may bind several columns at commit
+    stmt->trigname = psprintf("idseq_counter_bind_%u", user_trigger);
     stmt->relation = makeRangeVar(get_namespace_name(get_rel_namespace(relid)), get_rel_name(relid), -1);
     stmt->funcname = list_make2(makeString(get_namespace_name(get_func_namespace(bind))), makeString(pstrdup("idseq_counter_bind")));
     stmt->args = list_truncate(list_copy(args), 3);
@@ -434,9 +435,11 @@ Datum idseq_counter_fill(PG_FUNCTION_ARGS)
 // column) and kept for the session (SPI_keepplan: the plan cache plans it again after a change
 // of the table, and per role under row-level security), so that a gap-free key's next number
 // is held across the UPDATE's execution only, not across its parsing and planning too. A
-// kept plan is used only while the table's schema, name and column name are those it was
-// made with (its text names them, and a plan made again after an invalidation reads the text
-// again); at most kBindPlans are kept, the oldest freed first -- but never while a kept plan
+// kept plan is used only while the table's schema (by name too: ALTER SCHEMA ... RENAME keeps
+// its OID), name and column name are those it was made with, since its text names them and a
+// plan made again after an invalidation reads the text again; and the UPDATE also requires
+// the row's tableoid, so that a name that comes to mean another table between the check and
+// the execution (a concurrent rename) updates nothing, which fails the commit; at most kBindPlans are kept, the oldest freed first -- but never while a kept plan
 // runs (the UPDATE can fire a user's trigger whose rows get their numbers bound right away,
 // under SET CONSTRAINTS ... IMMEDIATE): a plan that finds the cache full then is not kept.
 struct BindPlan {
@@ -444,6 +447,7 @@ struct BindPlan {
     AttrNumber att;
     Oid nsp;
     Oid type;
+    NameData nspname;
     NameData relname;
     NameData attname;
     SPIPlanPtr plan;
@@ -468,11 +472,16 @@ int& plans_running()
 BindPlan* find_bind_plan(Relation rel, const FillArgs& a)
 {
     const char* att = NameStr(TupleDescAttr(RelationGetDescr(rel), a.target_att - 1)->attname);
+    const char* nspname = nullptr;
     for (int i = 0; i < bind_plans_used; i++) {
         BindPlan& b = bind_plans[i];
-        if (b.relid == RelationGetRelid(rel) && b.att == a.target_att && b.type == a.target_type &&
-            b.nsp == RelationGetNamespace(rel) && strcmp(NameStr(b.relname), RelationGetRelationName(rel)) == 0 &&
-            strcmp(NameStr(b.attname), att) == 0)
+        if (b.relid != RelationGetRelid(rel) || b.att != a.target_att || b.type != a.target_type ||
+            b.nsp != RelationGetNamespace(rel) || strcmp(NameStr(b.relname), RelationGetRelationName(rel)) != 0 ||
+            strcmp(NameStr(b.attname), att) != 0)
+            continue;
+        if (!nspname)
+            nspname = get_namespace_name(RelationGetNamespace(rel));
+        if (nspname && strcmp(NameStr(b.nspname), nspname) == 0)
             return &b;
     }
     return nullptr;
@@ -480,7 +489,8 @@ BindPlan* find_bind_plan(Relation rel, const FillArgs& a)
 
 const char* bind_sql(Relation rel, const FillArgs& a)
 {
-    return psprintf("UPDATE ONLY %s SET %s = $1 WHERE ctid OPERATOR(pg_catalog.=) $2",
+    return psprintf("UPDATE ONLY %s SET %s = $1 WHERE ctid OPERATOR(pg_catalog.=) $2 "
+                    "AND tableoid OPERATOR(pg_catalog.=) $3",
                     quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)), RelationGetRelationName(rel)),
                     quote_identifier(NameStr(TupleDescAttr(RelationGetDescr(rel), a.target_att - 1)->attname)));
 }
@@ -492,12 +502,8 @@ BindPlan* make_bind_plan(Relation rel, const FillArgs& a)
     if (bind_plans_used == kBindPlans && plans_running() > 0)
         return nullptr;
     const char* att = NameStr(TupleDescAttr(RelationGetDescr(rel), a.target_att - 1)->attname);
-    Oid types[2] = {a.target_type, TIDOID};
-    SPIPlanPtr plan = SPI_prepare(bind_sql(rel, a), 2, types);
-    if (!plan)
-        elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-    if (SPI_keepplan(plan) != 0)
-        elog(ERROR, "SPI_keepplan failed");
+    Oid types[3] = {a.target_type, TIDOID, OIDOID};
+    SPIPlanPtr plan = internal_sql_keep_plan(bind_sql(rel, a), 3, types);
     int slot;
     if (bind_plans_used < kBindPlans)
         slot = bind_plans_used++;
@@ -511,6 +517,7 @@ BindPlan* make_bind_plan(Relation rel, const FillArgs& a)
     b.att = a.target_att;
     b.nsp = RelationGetNamespace(rel);
     b.type = a.target_type;
+    namestrcpy(&b.nspname, get_namespace_name(RelationGetNamespace(rel)));
     namestrcpy(&b.relname, RelationGetRelationName(rel));
     namestrcpy(&b.attname, att);
     b.plan = plan;
@@ -559,19 +566,16 @@ Datum idseq_counter_bind(PG_FUNCTION_ARGS)
                                      GUC_ACTION_SAVE, true, 0, false);
         Datum value = number_for(a, key);
         AtEOXact_GUC(true, nest);
-        Datum values[2] = {value, PointerGetDatum(&tid)};
+        Datum values[3] = {value, PointerGetDatum(&tid), ObjectIdGetDatum(RelationGetRelid(rel))};
         internal_sql_connect_as(rel->rd_rel->relowner, true, saved);
         uint64 updated;
         if (b) {
             plans_running()++;
-            const int rc = SPI_execute_plan(b->plan, values, nullptr, false, 0);
+            updated = internal_sql_run_plan(b->plan, values, nullptr, false, SPI_OK_UPDATE);
             plans_running()--;
-            if (rc != SPI_OK_UPDATE)
-                elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
-            updated = SPI_processed;
         } else {
-            Oid types[2] = {a.target_type, TIDOID};
-            updated = internal_sql_run(bind_sql(rel, a), 2, types, values, nullptr, false, SPI_OK_UPDATE);
+            Oid types[3] = {a.target_type, TIDOID, OIDOID};
+            updated = internal_sql_run(bind_sql(rel, a), 3, types, values, nullptr, false, SPI_OK_UPDATE);
         }
         internal_sql_finish_as(saved);
         // a number taken and bound to no row would be a gap: the commit fails instead

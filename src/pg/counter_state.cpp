@@ -378,10 +378,10 @@ void refuse_during_index_build(Relation heap, const CounterDef& def, text* key)
         index_close(index, NoLock);
         if (building)
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                            errmsg("cannot make key \"%s\" of counter \"%s\" while index \"%s\" is being built",
+                            errmsg("cannot make key \"%s\" of counter \"%s\" while index \"%s\" is being built or dropped",
                                    shown(VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)), def.name, name),
                             errdetail("Existing keys take numbers; a new key's row waits until the index is valid."),
-                            errhint("Retry when REINDEX CONCURRENTLY or CREATE INDEX CONCURRENTLY has finished.")));
+                            errhint("Retry when REINDEX CONCURRENTLY, CREATE INDEX CONCURRENTLY or DROP INDEX CONCURRENTLY has finished.")));
     }
     list_free(indexes);
 }
@@ -712,8 +712,10 @@ bool current(const CounterDef& def, const char* key, size_t key_len, int32 perio
         table_close(heap, AccessShareLock);
         return found;
     }
+    // a fast key's row is inserted frozen and changed in place: every snapshot sees it, and
+    // SnapshotSelf needs none taken (a parallel query's leader may take no new one)
     ItemPointerData tid;
-    bool found = find_row(heap, def.anchor, k, period, GetLatestSnapshot(), &tid, &last);
+    bool found = find_row(heap, def.anchor, k, period, SnapshotSelf, &tid, &last);
     if (found) {
         // a fast row changes in place: read it under the buffer lock its writers take
         Buffer buf = ReadBuffer(heap, ItemPointerGetBlockNumber(&tid));

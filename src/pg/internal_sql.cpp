@@ -59,4 +59,22 @@ uint64 internal_sql_run(const char* sql, int nargs, Oid* types, Datum* values, c
     return SPI_processed;
 }
 
+SPIPlanPtr internal_sql_keep_plan(const char* sql, int nargs, Oid* types)
+{
+    SPIPlanPtr p = SPI_prepare(sql, nargs, types);
+    if (!p)
+        elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+    if (SPI_keepplan(p) != 0)
+        elog(ERROR, "SPI_keepplan failed");
+    return p;
+}
+
+uint64 internal_sql_run_plan(SPIPlanPtr plan, Datum* values, const char* nulls, bool read_only, int expected)
+{
+    int rc = SPI_execute_plan(plan, values, nulls, read_only, 0);
+    if (expected == internal_sql_any_ok ? rc < 0 : rc != expected)
+        elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
+    return SPI_processed;
+}
+
 } // namespace idseq::pg

@@ -53,4 +53,12 @@ constexpr int internal_sql_any_ok = 0;
 uint64 internal_sql_run(const char* sql, int nargs, Oid* types, Datum* values, const char* nulls, bool read_only,
                         int expected);
 
+// A plan kept for the session (SPI_prepare, SPI_keepplan), made inside internal_sql_connect
+// or internal_sql_connect_as: the plan cache makes it again after a change of what it reads,
+// with the search_path it was made with.
+SPIPlanPtr internal_sql_keep_plan(const char* sql, int nargs, Oid* types);
+// SPI_execute_plan (nulls may be null), inside internal_sql_connect or _connect_as, checked
+// against the expected SPI result code; the number of rows.
+uint64 internal_sql_run_plan(SPIPlanPtr plan, Datum* values, const char* nulls, bool read_only, int expected);
+
 } // namespace idseq::pg
