@@ -439,9 +439,10 @@ Datum idseq_counter_fill(PG_FUNCTION_ARGS)
 // its OID), name and column name are those it was made with, since its text names them and a
 // plan made again after an invalidation reads the text again; and the UPDATE also requires
 // the row's tableoid, so that a name that comes to mean another table between the check and
-// the execution (a concurrent rename) updates nothing, which fails the commit; at most kBindPlans are kept, the oldest freed first -- but never while a kept plan
-// runs (the UPDATE can fire a user's trigger whose rows get their numbers bound right away,
-// under SET CONSTRAINTS ... IMMEDIATE): a plan that finds the cache full then is not kept.
+// the execution (a concurrent rename) updates nothing, which fails the commit. At most
+// kBindPlans are kept, the oldest freed first -- but never while a kept plan runs (the
+// UPDATE can fire a user's trigger whose rows get their numbers bound right away, under SET
+// CONSTRAINTS ... IMMEDIATE): a plan that finds the cache full then is not kept.
 struct BindPlan {
     Oid relid;
     AttrNumber att;

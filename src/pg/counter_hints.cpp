@@ -84,24 +84,30 @@ uint64 key_hash(Oid counter, const text* key, int32 period)
     return hash_bytes_extended((const unsigned char*) VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key), seed);
 }
 
+// The pair of words of hash h: shared with preload, this backend's own without (made at its
+// first hint when make is set); null when there is none.
+template <typename F>
+auto with_pair(uint64 h, bool make, F f)
+{
+    if (shared_hints) {
+        pg_atomic_uint64* p = &shared_hints[idseq::counter::hint_pair(h, kSharedBits)];
+        return f([p](int i) { return pg_atomic_read_u64(&p[i]); }, [p](int i, uint64 w) { pg_atomic_write_u64(&p[i], w); });
+    }
+    if (!local_hints && make)
+        local_hints = (uint64*) MemoryContextAllocZero(TopMemoryContext, sizeof(uint64) << kLocalBits);
+    uint64* p = local_hints ? &local_hints[idseq::counter::hint_pair(h, kLocalBits)] : nullptr;
+    return f([p](int i) { return p ? p[i] : 0; }, [p](int i, uint64 w) { p[i] = w; });
+}
+
 bool hint_get(uint64 h, ItemPointer tid)
 {
-    uint64 w[2];
-    if (shared_hints) {
-        const uint32 i = idseq::counter::hint_pair(h, kSharedBits);
-        w[0] = pg_atomic_read_u64(&shared_hints[i]);
-        w[1] = pg_atomic_read_u64(&shared_hints[i + 1]);
-    } else if (local_hints) {
-        const uint32 i = idseq::counter::hint_pair(h, kLocalBits);
-        w[0] = local_hints[i];
-        w[1] = local_hints[i + 1];
-    } else
-        return false;
     idseq::counter::RowPlace p;
-    if (!idseq::counter::hint_place(w[0], h, p) && !idseq::counter::hint_place(w[1], h, p))
-        return false;
-    ItemPointerSet(tid, p.block, p.offset);
-    return true;
+    const bool found = with_pair(h, false, [&](auto load, auto) {
+        return idseq::counter::hint_place(load(0), h, p) || idseq::counter::hint_place(load(1), h, p);
+    });
+    if (found)
+        ItemPointerSet(tid, p.block, p.offset);
+    return found;
 }
 
 // Two writers of one pair may race (each word is written whole): a hint may then be lost or
@@ -111,36 +117,20 @@ void hint_put(uint64 h, ItemPointer tid)
     using idseq::counter::HintWay;
     const uint64 word = idseq::counter::hint_word(
         h, idseq::counter::RowPlace{ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid)});
-    if (shared_hints) {
-        pg_atomic_uint64* pair = &shared_hints[idseq::counter::hint_pair(h, kSharedBits)];
-        const uint64 w0 = pg_atomic_read_u64(&pair[0]);
-        switch (idseq::counter::hint_way(w0, pg_atomic_read_u64(&pair[1]), h)) {
+    with_pair(h, true, [&](auto load, auto store) {
+        const uint64 w0 = load(0);
+        switch (idseq::counter::hint_way(w0, load(1), h)) {
         case HintWay::FirstAfterMove:
-            pg_atomic_write_u64(&pair[1], w0);
+            store(1, w0);
             [[fallthrough]];
         case HintWay::First:
-            pg_atomic_write_u64(&pair[0], word);
+            store(0, word);
             break;
         case HintWay::Second:
-            pg_atomic_write_u64(&pair[1], word);
+            store(1, word);
             break;
         }
-        return;
-    }
-    if (!local_hints)
-        local_hints = (uint64*) MemoryContextAllocZero(TopMemoryContext, sizeof(uint64) << kLocalBits);
-    uint64* pair = &local_hints[idseq::counter::hint_pair(h, kLocalBits)];
-    switch (idseq::counter::hint_way(pair[0], pair[1], h)) {
-    case HintWay::FirstAfterMove:
-        pair[1] = pair[0];
-        [[fallthrough]];
-    case HintWay::First:
-        pair[0] = word;
-        break;
-    case HintWay::Second:
-        pair[1] = word;
-        break;
-    }
+    });
 }
 
 } // namespace idseq::pg::counter

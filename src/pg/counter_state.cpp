@@ -286,6 +286,34 @@ bool row_has_key(HeapTuple htup, TupleDesc desc, const text* key)
     return len == VARSIZE_ANY_EXHDR(key) && memcmp(VARDATA_ANY(v), VARDATA_ANY(key), len) == 0;
 }
 
+// Whether the tuple at tid in buf's page (locked by the caller) is a row of (counter, period)
+// that snap sees and, with key_check, of that key; the tuple goes to *htup.
+bool row_at(Relation heap, Buffer buf, ItemPointer tid, Snapshot snap, Oid counter, int32 period,
+            const text* key_check, HeapTupleData* htup)
+{
+    Page page = BufferGetPage(buf);
+    const OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+    ItemId lp = off <= PageGetMaxOffsetNumber(page) ? PageGetItemId(page, off) : nullptr;
+    if (!lp || !ItemIdIsNormal(lp))
+        return false;
+    htup->t_data = (HeapTupleHeader) PageGetItem(page, lp);
+    htup->t_len = ItemIdGetLength(lp);
+    htup->t_self = *tid;
+    htup->t_tableOid = RelationGetRelid(heap);
+    TupleDesc desc = RelationGetDescr(heap);
+    bool isnull;
+    return HeapTupleSatisfiesVisibility(htup, snap, buf) &&
+           DatumGetObjectId(heap_getattr(htup, kCounter, desc, &isnull)) == counter && period_of(htup, desc) == period &&
+           (!key_check || row_has_key(htup, desc, key_check));
+}
+
+// The place the hint of hash h names, if it lies within the table: VACUUM may have cut the
+// table short since (it cannot while this transaction holds the table's lock).
+bool hinted_place(Relation heap, uint64 h, ItemPointer tid)
+{
+    return hint_get(h, tid) && ItemPointerGetBlockNumber(tid) < RelationGetNumberOfBlocks(heap);
+}
+
 // Applies op in place to the row at tid (fast counters), if it is the row of (counter, key,
 // period): a live row (SnapshotSelf) of that counter and period, and with key_check, of that
 // key. Without key_check the TID comes from an entry of the index on (counter, key) whose
@@ -296,26 +324,12 @@ InPlace update_in_place(Relation heap, Oid counter, int32 period, const text* ke
 {
     Buffer buf = ReadBuffer(heap, ItemPointerGetBlockNumber(tid));
     LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-    Page page = BufferGetPage(buf);
-    const OffsetNumber off = ItemPointerGetOffsetNumber(tid);
-    ItemId lp = off <= PageGetMaxOffsetNumber(page) ? PageGetItemId(page, off) : nullptr;
-    if (!lp || !ItemIdIsNormal(lp)) {
-        UnlockReleaseBuffer(buf);
-        return InPlace::NotThisRow;
-    }
     HeapTupleData htup;
-    htup.t_data = (HeapTupleHeader) PageGetItem(page, lp);
-    htup.t_len = ItemIdGetLength(lp);
-    htup.t_self = *tid;
-    htup.t_tableOid = RelationGetRelid(heap);
-    bool isnull;
-    if (!HeapTupleSatisfiesVisibility(&htup, SnapshotSelf, buf) ||
-        DatumGetObjectId(heap_getattr(&htup, kCounter, RelationGetDescr(heap), &isnull)) != counter ||
-        period_of(&htup, RelationGetDescr(heap)) != period ||
-        (key_check && !row_has_key(&htup, RelationGetDescr(heap), key_check))) {
+    if (!row_at(heap, buf, tid, SnapshotSelf, counter, period, key_check, &htup)) {
         UnlockReleaseBuffer(buf);
         return InPlace::NotThisRow;
     }
+    Page page = BufferGetPage(buf);
     int64 last;
     memcpy(&last, (char*) htup.t_data + htup.t_data->t_hoff, sizeof last);
     int64 out;
@@ -409,9 +423,7 @@ int64 apply_fast(const CounterDef& def, text* key, int32 period, Op op, int64 ar
     int64 result = 0;
     const uint64 h = key_hash(def.anchor, key, period);
     ItemPointerData tid;
-    // a hint may name a block that VACUUM has since cut off the table (it cannot while this
-    // transaction holds its lock)
-    if (hint_get(h, &tid) && ItemPointerGetBlockNumber(&tid) < RelationGetNumberOfBlocks(heap)) {
+    if (hinted_place(heap, h, &tid)) {
         const InPlace r = update_in_place(heap, def.anchor, period, key, &tid, op, arg, flush, result);
         if (r == InPlace::Overflow)
             fail_overflow(def, key);
@@ -475,30 +487,16 @@ bool find_hinted(Relation heap, Oid counter, const text* key, int32 period, Snap
                  int64* last)
 {
     ItemPointerData hint;
-    if (IsolationUsesXactSnapshot() || !hint_get(h, &hint) ||
-        ItemPointerGetBlockNumber(&hint) >= RelationGetNumberOfBlocks(heap))
+    if (IsolationUsesXactSnapshot() || !hinted_place(heap, h, &hint))
         return false;
     Buffer buf = ReadBuffer(heap, ItemPointerGetBlockNumber(&hint));
     LockBuffer(buf, BUFFER_LOCK_SHARE);
-    Page page = BufferGetPage(buf);
-    const OffsetNumber off = ItemPointerGetOffsetNumber(&hint);
-    ItemId lp = off <= PageGetMaxOffsetNumber(page) ? PageGetItemId(page, off) : nullptr;
-    bool found = false;
-    if (lp && ItemIdIsNormal(lp)) {
-        HeapTupleData htup;
-        htup.t_data = (HeapTupleHeader) PageGetItem(page, lp);
-        htup.t_len = ItemIdGetLength(lp);
-        htup.t_self = hint;
-        htup.t_tableOid = RelationGetRelid(heap);
-        TupleDesc desc = RelationGetDescr(heap);
+    HeapTupleData htup;
+    const bool found = row_at(heap, buf, &hint, snap, counter, period, key, &htup);
+    if (found) {
         bool isnull;
-        if (HeapTupleSatisfiesVisibility(&htup, snap, buf) &&
-            DatumGetObjectId(heap_getattr(&htup, kCounter, desc, &isnull)) == counter &&
-            period_of(&htup, desc) == period && row_has_key(&htup, desc, key)) {
-            *tid = hint;
-            *last = DatumGetInt64(heap_getattr(&htup, kLast, desc, &isnull));
-            found = true;
-        }
+        *tid = hint;
+        *last = DatumGetInt64(heap_getattr(&htup, kLast, RelationGetDescr(heap), &isnull));
     }
     UnlockReleaseBuffer(buf);
     return found;
