@@ -124,7 +124,7 @@ $standby->wait_for_catchup($primary);
 # issues reach others (an export, a subscriber) but never the standby
 $primary->stop;
 past_lease_of($standby, @{ sampled('s_app_2') }, @{ sampled('s_rep_2') });
-sample($standby, 'app', 's_app_lost');
+sample($standby, 'app', 's_app_lost', spread_ms => 400);
 # (the promoted standby's fence, server-wide, goes with app's first reservation: reporting's
 # claim is taken above it, so reporting's lost ids come past it)
 past_lease_of($standby, @{ sampled('s_app_lost') });
@@ -132,7 +132,7 @@ past_lease_of($standby, @{ sampled('s_app_lost') });
 # again, with the clock set back, by as long as that sample takes, which a loaded machine
 # stretches past the 50 ms past_lease_of leaves
 $standby->safe_psql('postgres', 'SELECT pg_sleep(1)');
-sample($standby, 'reporting', 's_rep_lost');
+sample($standby, 'reporting', 's_rep_lost', spread_ms => 400);
 fenced($standby, 'asynchronous failover');
 $primary->start;
 runbook_ok('failover-node-ids', 'asynchronous failover', node => $primary,
@@ -165,8 +165,8 @@ $old->safe_psql('postgres', "SELECT pg_create_restore_point('before_ahead')");
 # server's fence, and reporting's claim is taken above it)
 my ($ahead, $ahead_rep) = split /\|/, $old->safe_psql('postgres',
     "SELECT clock_timestamp() + interval '6 s', clock_timestamp() + interval '7.2 s'");
-sample($old, 'app', 'q_app_2', at => $ahead);
-sample($old, 'reporting', 'q_rep_2', at => $ahead_rep);
+sample($old, 'app', 'q_app_2', at => $ahead, spread_ms => 400);
+sample($old, 'reporting', 'q_rep_2', at => $ahead_rep, spread_ms => 400);
 my $segment = $old->safe_psql('postgres', 'SELECT pg_walfile_name(pg_current_wal_lsn())');
 $old->safe_psql('postgres', 'SELECT pg_switch_wal()');
 $old->poll_query_until('postgres', "SELECT '$segment' <= last_archived_wal FROM pg_stat_archiver")

@@ -414,10 +414,16 @@ sub mint
       ? "PERFORM set_config('idseq.test_clock_offset_ms', (-extract(epoch FROM clock_timestamp() - "
       . "'$o{at}'::timestamptz) * 1000)::bigint::text, false);"
       : '';
+    # spread_ms: the ids drawn over at least that long (100 pauses), so that a sample drawn
+    # later with its clock at this one's first id starts within its time even when the later
+    # sample's first reservation is slow (a loaded machine)
+    my $pause = $o{spread_ms}
+      ? ", LATERAL (SELECT pg_sleep(CASE WHEN g % greatest($n / 100, 1) = 0 THEN $o{spread_ms} / 100000.0 ELSE 0 END)) p"
+      : '';
     $node->safe_psql($db, qq{
         CREATE TABLE IF NOT EXISTS minted (label text, g bigint, id bigint);
         DO \$\$ BEGIN $offset
-            INSERT INTO minted SELECT '$label', g, snowflake_nextval() FROM generate_series(1, $n) g;
+            INSERT INTO minted SELECT '$label', g, snowflake_nextval() FROM generate_series(1, $n) g$pause;
         END \$\$});
     return [ split /\n/, $node->safe_psql($db, "SELECT id FROM minted WHERE label = '$label' ORDER BY g") ];
 }
@@ -442,7 +448,8 @@ my %samples;
 sub max_id { my $m; for (@_) { $m = $_ if !defined $m || $_ > $m } return $m; }
 sub min_id { my $m; for (@_) { $m = $_ if !defined $m || $_ < $m } return $m; }
 
-# Draws a sample with mint (options: n => count, default 20000; at => instant) and keeps it;
+# Draws a sample with mint (options: n => count, default 20000; at => instant; spread_ms =>
+# the least time its ids span) and keeps it;
 # a test that its ids increase in the order drawn. Returns the ids.
 sub sample
 {

@@ -1,1 +1,0 @@
-../../95_comments.sql
