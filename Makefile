@@ -26,7 +26,7 @@ REGRESS     = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 ISOLATION   = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
 # TAP files run through PGXS's prove_installcheck (target below), not as part of
 # `make installcheck`, which stays pg_regress and isolation against a running server.
-EXTRA_CLEAN = build tmp_check tmp_check_iso results output_iso log
+EXTRA_CLEAN = build tmp_check tmp_check_iso results output_iso log sql/include/label_exceptions.sql
 
 # Warnings are errors only in our own builds and CI (tools/idseq-run sets WERROR=1): a
 # packager's plain `make` with a newer compiler must not fail on a new warning.
@@ -53,13 +53,22 @@ prove_installcheck:
 # PGXS tracks no header dependencies: rebuild every object when any header changes.
 $(OBJS): $(wildcard src/core/*.h src/pg/*.h)
 
-# The install script is assembled from one fragment per SQL area.
-# The directories are prerequisites too, so that removing a fragment rebuilds the script.
-idseq--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql)) src/sql
-	cat $(filter %.sql,$^) > $@
+# The install script is assembled from one fragment per SQL area, and the descriptions that
+# their "--@ comment:" declarations give (tools/sqlgen); the upgrade runs the same descriptions
+# after its own fragments. The directories are prerequisites too, so that removing a fragment
+# rebuilds the script.
+SQL_FRAGMENTS = $(sort $(wildcard src/sql/*.sql))
+idseq--$(EXTVERSION).sql: $(SQL_FRAGMENTS) src/sql tools/sqlgen
+	tools/sqlgen script $(SQL_FRAGMENTS) > $@.tmp && mv $@.tmp $@
 
-idseq--1.2--$(EXTVERSION).sql: $(sort $(wildcard src/sql/upgrade/1.2--$(EXTVERSION)/*.sql)) src/sql/upgrade/1.2--$(EXTVERSION)
-	cat $(filter %.sql,$^) > $@
+# The label exceptions sql/90_labels.sql holds the installed functions to, from the same
+# declarations; built with the extension, so that the regression suite finds it.
+all: sql/include/label_exceptions.sql
+sql/include/label_exceptions.sql: $(SQL_FRAGMENTS) src/sql tools/sqlgen
+	tools/sqlgen labels $(SQL_FRAGMENTS) > $@.tmp && mv $@.tmp $@
+
+idseq--1.2--$(EXTVERSION).sql: $(sort $(wildcard src/sql/upgrade/1.2--$(EXTVERSION)/*.sql)) src/sql/upgrade/1.2--$(EXTVERSION) $(SQL_FRAGMENTS) tools/sqlgen
+	{ cat $(filter src/sql/upgrade/%.sql,$^) && tools/sqlgen comments $(SQL_FRAGMENTS); } > $@.tmp && mv $@.tmp $@
 
 # ---- PostgreSQL-free core: unit tests, sanitizers, fuzzing, micro-benchmarks ----
 CORE_CXX     ?= g++

@@ -16,7 +16,7 @@ SELECT p.oid, p.proname, pg_get_function_identity_arguments(p.oid) AS args,
 
 -- The rules. Every function of the extension gets the labels of the first rule that covers it,
 -- and the test fails on any function whose labels differ (an empty result is the pass):
--- 1. the exceptions below, by name, each with its labels and its reason;
+-- 1. the declared exceptions, by name, each with its labels and its reason;
 -- 2. trigger and event trigger functions: VOLATILE PARALLEL UNSAFE, not STRICT;
 -- 3. aggregates: IMMUTABLE PARALLEL SAFE (never strict themselves; their support functions
 --    follow the rules of functions);
@@ -27,80 +27,13 @@ SELECT p.oid, p.proname, pg_get_function_identity_arguments(p.oid) AS args,
 -- therefore fails here until it is labelled, or listed below with its reason.
 CREATE TEMP TABLE label_exceptions (proname name PRIMARY KEY, vol "char", par "char", strict boolean,
                                     reason text NOT NULL);
-INSERT INTO label_exceptions VALUES
-    -- the generators change state (sequences, registries, the snowflake high-water mark)
-    ('nextval_lexid', 'v', 'u', true, 'generator: draws from a sequence'),
-    ('lexid_block', 'v', 'u', true, 'generator: draws a block from a sequence'),
-    ('nextval_block', 'v', 'u', true, 'generator: moves a sequence past a block, as nextval moves it'),
-    ('nextval_code', 'v', 'u', false, 'generator: draws from a sequence; a NULL charset means the sequence''s own'),
-    ('create_code_sequence', 'v', 'u', true, 'generator: creates a sequence'),
-    ('idseq_create_charset', 'v', 'u', false, 'registers a charset; case_insensitive may be NULL (default)'),
-    ('snowflake_create_layout', 'v', 'u', false, 'registers a layout and its state sequences; time_unit may be NULL'),
-    ('snowflake_nextval', 'v', 'u', true, 'generator: raises the snowflake high-water mark'),
-    ('idseq_uuidv7', 'v', 'u', true,
-     'generator: raises the high-water mark of its own layout, which no parallel worker may write'),
-    ('idseq_layout_sequence_privileges', 'v', 'u', false,
-     'sets the privileges of a layout''s adopted sequences (REVOKE and GRANT)'),
-    ('idseq_node_id', 's', 's', false, 'reads the node-id settings, which a reload changes; no arguments'),
-    ('idseq_snowflake_fence_init', 'v', 'u', true,
-     'creates the server''s snowflake fence (a replication origin) and raises it at commit'),
-    ('idseq_layout_guard', 'v', 'u', false,
-     'creates or checks a layout''s guard sequence (install, upgrade and the adopting trigger)'),
-    ('lexid_typmod_in', 'v', 'u', true,
-     'the self-describing lexid(name, ''symbols'') that pg_dump writes may register the charset (an INSERT); '
-     'in a read-only transaction it accepts a registered charset and refuses (25006) to register one'),
-    ('idseq_builtin_charsets', 'i', 's', false, 'no arguments, so STRICT means nothing; a constant table'),
-    ('idseq_snowflake_builtin_layouts', 'i', 's', false, 'no arguments, so STRICT means nothing; a constant table'),
-    ('lexid_smaller_as_written', 'i', 's', false,
-     'transition function of lexid_min_as_written: its internal state starts NULL'),
-    ('lexid_larger_as_written', 'i', 's', false,
-     'transition function of lexid_max_as_written: its internal state starts NULL'),
-    ('lexid_as_written_combine', 'i', 's', false,
-     'combine function of lexid_min_as_written and lexid_max_as_written: either state may be NULL'),
-    -- partitions by date: DDL on the caller's table; not STRICT, so that a NULL argument is an
-    -- error (22004) rather than a silent empty result
-    ('snowflake_create_partitions', 'v', 'u', false, 'DDL: creates partitions'),
-    ('snowflake_retire_partitions', 'v', 'u', false, 'DDL: detaches or drops partitions'),
-    ('idseq_sf_partition_parent', 'v', 'u', false, 'locks the parent of snowflake_create_partitions'),
-    ('idseq_sf_partition_list', 'v', 'u', false, 'reads the catalogs as they are now (after the lock)'),
-    ('idseq_sf_partition_as_owner', 'v', 'u', true, 'runs a statement (partition DDL) as the owner of a table'),
-    -- bounds of time predicates that read the session's TimeZone, as the comparisons they
-    -- bound do (date with timestamptz, timestamptz::date, date_trunc)
-    ('idseq_compare_as_timestamptz', 's', 's', true, 'a date or timestamp in the session''s TimeZone'),
-    ('idseq_snowflake_date_lower_id', 's', 's', true, 'dates in the session''s TimeZone'),
-    ('idseq_snowflake_date_upper_id', 's', 's', true, 'dates in the session''s TimeZone'),
-    ('idseq_snowflake_trunc_lower_id', 's', 's', false,
-     'date_trunc in the session''s TimeZone; a NULL zone means that TimeZone'),
-    ('idseq_snowflake_trunc_upper_id', 's', 's', false,
-     'date_trunc in the session''s TimeZone; a NULL zone means that TimeZone'),
-    ('idseq_snowflake_date_exact', 's', 's', true, 'dates in the session''s TimeZone'),
-    ('idseq_snowflake_trunc_exact', 's', 's', false,
-     'date_trunc in the session''s TimeZone; a NULL zone means that TimeZone'),
-    -- named keys (1.3): the management functions write (or, export, read) the key registry and
-    -- are not STRICT, so that a NULL name is an error (22004); the public id functions read it
-    ('idseq_create_key', 'v', 'u', false, 'writes the key registry'),
-    ('idseq_import_key', 'v', 'u', false, 'writes the key registry'),
-    ('idseq_drop_key', 'v', 'u', false, 'writes the key registry'),
-    ('idseq_grant_key', 'v', 'u', false, 'writes the key registry'),
-    ('idseq_revoke_key', 'v', 'u', false, 'writes the key registry'),
-    ('idseq_export_key', 's', 's', false, 'reads the key registry'),
-    ('idseq_key_registry_pending', 'v', 'u', false,
-     'no arguments; the bytes of the key this backend is inserting at the moment, an error at any other time'),
-    ('idseq_public_id', 's', 's', true, 'reads the key registry (a key may be dropped or re-created)'),
-    ('idseq_from_public_id', 's', 's', true, 'reads the key registry'),
-    ('idseq_try_from_public_id', 's', 's', true, 'reads the key registry'),
-    -- counters per key (1.3): not STRICT, so that a NULL name or key is an error (22004)
-    ('idseq_create_counter', 'v', 'u', false, 'creates a counter and its anchor sequence; period may be NULL'),
-    ('idseq_drop_counter', 'v', 'u', false, 'drops a counter and its anchor sequence'),
-    ('idseq_counter_next', 'v', 'u', false, 'generator: takes a number of a key'),
-    ('idseq_counter_next_text', 'v', 'u', false, 'generator: takes a number of a key'),
-    ('idseq_counter_block', 'v', 'u', false, 'generator: takes a block of numbers of a key'),
-    ('idseq_counter_set', 'v', 'u', false, 'raises a key''s last number'),
-    ('idseq_counter_current', 'v', 'r', false,
-     'reads a key''s last number, which moves within a statement (as currval), with a new snapshot'),
-    ('idseq_counter_format', 's', 's', false, 'reads the counter''s definition; a NULL key is an error (22004)'),
-    ('idseq_counter_render', 's', 's', false, 'reads the counter''s definition; period NULL means none'),
-    ('idseq_counter_gaps', 's', 'r', false, 'reads the counter''s state and a table; NULL arguments are an error');
+-- The exceptions are declared beside each function's CREATE ("--@ labels: ... because ..."
+-- in src/sql/), and tools/sqlgen writes them into sql/include/label_exceptions.sql when the
+-- extension is built: the labels declared there, not the ones of the CREATE, are what the
+-- installed functions are held to. Not echoed, so that a new exception changes no output.
+\set ECHO none
+\ir sql/include/label_exceptions.sql
+\set ECHO all
 CREATE TEMP VIEW label_rules AS
 SELECT f.proname, f.args, f.prokind, f.provolatile, f.proparallel, f.proisstrict,
        coalesce(x.vol, CASE WHEN f.result IN ('trigger', 'event_trigger') THEN 'v' ELSE 'i' END::"char") AS want_vol,

@@ -1,8 +1,9 @@
 -- Descriptions: every user-facing object of the extension has a
 -- COMMENT, so \df+, \do+, \dT+, \dv+ and \dC+ explain it. The query lists every member of
 -- the extension that lacks a description and is not exempt by one of the rules below;
--- it must return no rows. A new object shows up here until it gets its COMMENT (in
--- src/sql/95_comments.sql, which is also the 1.2 -> 1.3 upgrade fragment).
+-- it must return no rows. A new object shows up here until it gets its description (a
+-- "--@ comment:" line above its CREATE in src/sql/; the install script and the 1.2 -> 1.3
+-- upgrade both run the COMMENT ON statements tools/sqlgen writes from them).
 --
 -- Exempt, by rule (no list of names):
 --   io        a type's input, output, receive, send and type-modifier functions: they take

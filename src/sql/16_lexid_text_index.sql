@@ -8,6 +8,8 @@
 -- planner hook). Not cross-type members of lexid_ops: a family holding text must also sort
 -- text arrays by a (text, text) comparison, which cannot know the column's charset.
 -- lexid = text stays unhashable (no hash joins between lexid and text columns).
+--@ comment: planner support: makes lexid compared with text an index condition on a lexid(charset)
+--@   column
 CREATE FUNCTION @extschema@.lexid_text_support(internal) RETURNS internal
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 ALTER FUNCTION @extschema@.lexid_eq_text(@extschema@.lexid, text) SUPPORT @extschema@.lexid_text_support;
@@ -26,25 +28,20 @@ ALTER FUNCTION @extschema@.text_ge_lexid(text, @extschema@.lexid) SUPPORT @extsc
 -- values of one prefix together (Z < 10 < A0), so no btree range on the lexid serves a
 -- prefix: these are SQL functions the planner inlines into `code::text LIKE pattern`, which
 -- an expression index ((code::text) text_pattern_ops) serves.
+--@ comment: implementation of lexid ~~ text (LIKE) operator
 CREATE FUNCTION @extschema@.lexid_like(@extschema@.lexid, text) RETURNS boolean
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     AS 'SELECT @extschema@.text($1) OPERATOR(pg_catalog.~~) $2';
+--@ comment: implementation of lexid !~~ text (NOT LIKE) operator
 CREATE FUNCTION @extschema@.lexid_not_like(@extschema@.lexid, text) RETURNS boolean
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     AS 'SELECT @extschema@.text($1) OPERATOR(pg_catalog.!~~) $2';
+--@ comment: LIKE on the canonical spelling (code::text); index it with ((code::text)
+--@   text_pattern_ops)
 CREATE OPERATOR @extschema@.~~ (
     LEFTARG = @extschema@.lexid, RIGHTARG = text, PROCEDURE = @extschema@.lexid_like,
     NEGATOR = OPERATOR(@extschema@.!~~), RESTRICT = likesel, JOIN = likejoinsel);
+--@ comment: NOT LIKE on the canonical spelling (code::text)
 CREATE OPERATOR @extschema@.!~~ (
     LEFTARG = @extschema@.lexid, RIGHTARG = text, PROCEDURE = @extschema@.lexid_not_like,
     NEGATOR = OPERATOR(@extschema@.~~), RESTRICT = nlikesel, JOIN = nlikejoinsel);
-COMMENT ON FUNCTION @extschema@.lexid_like(@extschema@.lexid, text) IS
-    'implementation of lexid ~~ text (LIKE) operator';
-COMMENT ON FUNCTION @extschema@.lexid_not_like(@extschema@.lexid, text) IS
-    'implementation of lexid !~~ text (NOT LIKE) operator';
-COMMENT ON OPERATOR @extschema@.~~ (@extschema@.lexid, text) IS
-    'LIKE on the canonical spelling (code::text); index it with ((code::text) text_pattern_ops)';
-COMMENT ON OPERATOR @extschema@.!~~ (@extschema@.lexid, text) IS
-    'NOT LIKE on the canonical spelling (code::text)';
-COMMENT ON FUNCTION @extschema@.lexid_text_support(internal) IS
-    'planner support: makes lexid compared with text an index condition on a lexid(charset) column';

@@ -6,12 +6,12 @@
 -- (the sequence by name) after the sequences. A row is deleted when its sequence is dropped,
 -- so that a later sequence that reuses the OID starts unremembered. Since 1.2 (frozen in
 -- idseq--1.1--1.2.sql).
+--@ comment: the charset of each sequence made by create_code_sequence(), read by nextval_code()
+--@   without a charset
 CREATE TABLE @extschema@.idseq_code_sequences (
     seq pg_catalog.regclass PRIMARY KEY,
     charset pg_catalog.text NOT NULL
 );
-COMMENT ON TABLE @extschema@.idseq_code_sequences IS
-    'the charset of each sequence made by create_code_sequence(), read by nextval_code() without a charset';
 -- A dump carries the rows of existing sequences that are not temporary: a row that outlived
 -- its sequence (a temporary one dropped at session end, by DISCARD TEMP or ON COMMIT DROP,
 -- which fire no sql_drop event) would be a bare OID that fails the restore's whole COPY.
@@ -23,6 +23,7 @@ GRANT SELECT ON @extschema@.idseq_code_sequences TO PUBLIC;
 -- The database's owner restores the rows (as it restores charsets); a row may only name a
 -- sequence of the inserting role.
 GRANT INSERT ON @extschema@.idseq_code_sequences TO pg_database_owner;
+--@ comment: internal: a row of idseq_code_sequences names a sequence of the inserting role
 CREATE FUNCTION @extschema@.idseq_code_sequences_check() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
@@ -44,11 +45,10 @@ BEGIN
     END IF;
     RETURN NEW;
 END $$;
-COMMENT ON FUNCTION @extschema@.idseq_code_sequences_check() IS
-    'internal: a row of idseq_code_sequences names a sequence of the inserting role';
 CREATE TRIGGER idseq_code_sequences_check BEFORE INSERT OR UPDATE ON @extschema@.idseq_code_sequences
     FOR EACH ROW EXECUTE FUNCTION @extschema@.idseq_code_sequences_check();
 -- SECURITY DEFINER: the role dropping a sequence may not delete rows of this table.
+--@ comment: internal: forgets the charset of a dropped code sequence
 CREATE FUNCTION @extschema@.idseq_code_sequences_forget() RETURNS event_trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
@@ -58,10 +58,7 @@ BEGIN
        AND o.objid OPERATOR(pg_catalog.=) s.seq::pg_catalog.oid;
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.idseq_code_sequences_forget() FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.idseq_code_sequences_forget() IS
-    'internal: forgets the charset of a dropped code sequence';
+--@ comment: forgets the charset of a dropped code sequence (idseq_code_sequences)
 CREATE EVENT TRIGGER idseq_code_sequences_forget ON sql_drop
     EXECUTE FUNCTION @extschema@.idseq_code_sequences_forget();
 ALTER EVENT TRIGGER idseq_code_sequences_forget ENABLE ALWAYS;
-COMMENT ON EVENT TRIGGER idseq_code_sequences_forget IS
-    'forgets the charset of a dropped code sequence (idseq_code_sequences)';

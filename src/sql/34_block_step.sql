@@ -6,6 +6,8 @@
 -- session_replication_role = replica.
 CREATE FUNCTION @extschema@.idseq_sequence_step_guard() RETURNS event_trigger
     AS 'MODULE_PATHNAME', 'idseq_sequence_step_guard' LANGUAGE C;
+--@ comment: before ALTER SEQUENCE makes INCREMENT smaller, moves the sequence on so that the next
+--@   lexid_block starts after the last
 CREATE EVENT TRIGGER idseq_sequence_step_guard ON ddl_command_start
     WHEN TAG IN ('ALTER SEQUENCE', 'ALTER TABLE')
     EXECUTE FUNCTION @extschema@.idseq_sequence_step_guard();

@@ -14,6 +14,10 @@
 -- The guard of a layout's state sequence: created when missing (starting at the state
 -- sequence's value), else checked to be the extension's own. Run as the extension's owner:
 -- by the install and upgrade scripts and by the registry's adopting trigger.
+--@ comment: internal: the guard of a snowflake layout's state sequence, the high-water mark only
+--@   the extension writes (created when missing)
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because creates or checks a layout's guard sequence
+--@   (install, upgrade and the adopting trigger)
 CREATE FUNCTION @extschema@.idseq_layout_guard(state_seq pg_catalog.regclass) RETURNS pg_catalog.regclass
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE

@@ -18,6 +18,8 @@
 -- restore with pg_restore --no-owner), but only rows of keys owned by a role whose
 -- privileges it has (the check trigger). No other role may read, update or delete rows
 -- directly.
+--@ comment: named keys of idseq_public_id: readable by the extension's and the database's owners
+--@   only (pg_dump); use the idseq_*_key functions and the view idseq_keys
 CREATE TABLE @extschema@.idseq_key_registry (
     name text PRIMARY KEY,
     owner regrole NOT NULL,
@@ -27,8 +29,6 @@ CREATE TABLE @extschema@.idseq_key_registry (
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_key_registry', '');
 REVOKE ALL ON @extschema@.idseq_key_registry FROM PUBLIC;
 GRANT SELECT, INSERT ON @extschema@.idseq_key_registry TO pg_database_owner;
-COMMENT ON TABLE @extschema@.idseq_key_registry IS
-    'named keys of idseq_public_id: readable by the extension''s and the database''s owners only (pg_dump); use the idseq_*_key functions and the view idseq_keys';
 
 -- Every row, however it arrives (the functions, a superuser's own INSERT, a restore's COPY),
 -- is checked after it is written. An AFTER trigger, and no CHECK constraint, so that a bad
@@ -77,77 +77,90 @@ CREATE TRIGGER idseq_key_registry_changed AFTER INSERT OR UPDATE OR DELETE OR TR
 -- The bytes of the key idseq_create_key or idseq_import_key is inserting, which their INSERT
 -- reads (src/pg/codec_named_keys.cpp: a parameter's value would be printed by auto_explain); an
 -- error at any other time. Only the extension's owner, as whom that INSERT runs, may call it.
+--@ comment: internal: the bytes of the key being created or imported, for the INSERT of
+--@   idseq_create_key and idseq_import_key
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because no arguments; the bytes of the key this
+--@   backend is inserting at the moment, an error at any other time
 CREATE FUNCTION @extschema@.idseq_key_registry_pending() RETURNS bytea
     AS 'MODULE_PATHNAME', 'idseq_key_registry_pending' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 REVOKE ALL ON FUNCTION @extschema@.idseq_key_registry_pending() FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.idseq_key_registry_pending() IS
-    'internal: the bytes of the key being created or imported, for the INSERT of idseq_create_key and idseq_import_key';
 
+--@ comment: every named key: name, owner, roles granted USAGE (never the key bytes)
 CREATE VIEW @extschema@.idseq_keys AS
     SELECT k.name, k.owner, k.usage FROM @extschema@.idseq_key_registry k;
 GRANT SELECT ON @extschema@.idseq_keys TO PUBLIC;
-COMMENT ON VIEW @extschema@.idseq_keys IS
-    'every named key: name, owner, roles granted USAGE (never the key bytes)';
 
 -- Managing keys: VOLATILE (they write the table; export reads it), not STRICT, so that a NULL
 -- name is an error (22004) rather than a silent no-op; EXECUTE stays with PUBLIC, the rights
 -- are checked inside (see the head of this file).
+--@ comment: makes a random 256-bit key held by idseq under name, owned by the current user (needs
+--@   CREATE on the database)
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because writes the key registry
 CREATE FUNCTION @extschema@.idseq_create_key(name text) RETURNS void
     AS 'MODULE_PATHNAME', 'idseq_create_key' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.idseq_create_key(text) IS
-    'makes a random 256-bit key held by idseq under name, owned by the current user (needs CREATE on the database)';
+--@ comment: adds a key exported by idseq_export_key (32 bytes) under name, owned by the current
+--@   user (needs CREATE on the database)
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because writes the key registry
 CREATE FUNCTION @extschema@.idseq_import_key(name text, key bytea) RETURNS void
     AS 'MODULE_PATHNAME', 'idseq_import_key' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.idseq_import_key(text, bytea) IS
-    'adds a key exported by idseq_export_key (32 bytes) under name, owned by the current user (needs CREATE on the database)';
+--@ comment: the 32 bytes of a key, for idseq_import_key on another server: for the key's owner and
+--@   superusers only
+--@ labels: STABLE PARALLEL SAFE NOT STRICT because reads the key registry
 CREATE FUNCTION @extschema@.idseq_export_key(name text) RETURNS bytea
     AS 'MODULE_PATHNAME', 'idseq_export_key' LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.idseq_export_key(text) IS
-    'the 32 bytes of a key, for idseq_import_key on another server: for the key''s owner and superusers only';
+--@ comment: drops a key (its owner only); public ids made with it no longer decode
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because writes the key registry
 CREATE FUNCTION @extschema@.idseq_drop_key(name text) RETURNS void
     AS 'MODULE_PATHNAME', 'idseq_drop_key' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.idseq_drop_key(text) IS
-    'drops a key (its owner only); public ids made with it no longer decode';
+--@ comment: grants USAGE on a key to a role (and its members): it may make and decode public ids,
+--@   not read the key (the key's owner only)
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because writes the key registry
 CREATE FUNCTION @extschema@.idseq_grant_key(name text, grantee regrole) RETURNS void
     AS 'MODULE_PATHNAME', 'idseq_grant_key' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.idseq_grant_key(text, regrole) IS
-    'grants USAGE on a key to a role (and its members): it may make and decode public ids, not read the key (the key''s owner only)';
+--@ comment: revokes USAGE on a key from a role (the key's owner only)
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because writes the key registry
 CREATE FUNCTION @extschema@.idseq_revoke_key(name text, grantee regrole) RETURNS void
     AS 'MODULE_PATHNAME', 'idseq_revoke_key' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.idseq_revoke_key(text, regrole) IS
-    'revokes USAGE on a key from a role (the key''s owner only)';
 
 -- Public ids: STABLE (they read the key registry) STRICT PARALLEL SAFE.
+--@ comment: the public id of an id: its 64 bits scrambled with a named key, encoded in a charset,
+--@   padded to width
+--@ labels: STABLE PARALLEL SAFE STRICT because reads the key registry (a key may be dropped or
+--@   re-created)
 CREATE FUNCTION @extschema@.idseq_public_id(id bigint, key text, charset text DEFAULT 'base58',
                                             width integer DEFAULT 11) RETURNS text
     AS 'MODULE_PATHNAME', 'idseq_public_id' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.idseq_public_id(bigint, text, text, integer) IS
-    'the public id of an id: its 64 bits scrambled with a named key, encoded in a charset, padded to width';
+--@ comment: the id of a public id (inverse of idseq_public_id with the same key, charset and
+--@   width); 22P02 or 22003 for a bad code
+--@ labels: STABLE PARALLEL SAFE STRICT because reads the key registry
 CREATE FUNCTION @extschema@.idseq_from_public_id(code text, key text, charset text DEFAULT 'base58',
                                                  width integer DEFAULT 11) RETURNS bigint
     AS 'MODULE_PATHNAME', 'idseq_from_public_id' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.idseq_from_public_id(text, text, text, integer) IS
-    'the id of a public id (inverse of idseq_public_id with the same key, charset and width); 22P02 or 22003 for a bad code';
+--@ comment: idseq_from_public_id, but NULL for a bad code (for codes from URLs)
+--@ labels: STABLE PARALLEL SAFE STRICT because reads the key registry
 CREATE FUNCTION @extschema@.idseq_try_from_public_id(code text, key text, charset text DEFAULT 'base58',
                                                      width integer DEFAULT 11) RETURNS bigint
     AS 'MODULE_PATHNAME', 'idseq_try_from_public_id' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.idseq_try_from_public_id(text, text, text, integer) IS
-    'idseq_from_public_id, but NULL for a bad code (for codes from URLs)';
 
 -- Exact integer variants (see 60_integer_variants.sql): idseq_public_id(1001, 'k') finds
 -- these by exact match, never an idseq_public_id(integer, ...) of a schema later in the path.
+--@ comment: idseq_public_id(id::bigint, key, charset, width), for an exact match of integer
+--@   arguments
+--@ labels: STABLE PARALLEL SAFE STRICT because reads the key registry (a key may be dropped or
+--@   re-created)
 CREATE FUNCTION @extschema@.idseq_public_id(id integer, key text, charset text DEFAULT 'base58',
                                             width integer DEFAULT 11) RETURNS text
     AS 'MODULE_PATHNAME', 'idseq_public_id_int4' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.idseq_public_id(integer, text, text, integer) IS
-    'idseq_public_id(id::bigint, key, charset, width), for an exact match of integer arguments';
+--@ comment: idseq_public_id(id::bigint, key, charset, width), for an exact match of smallint
+--@   arguments
+--@ labels: STABLE PARALLEL SAFE STRICT because reads the key registry (a key may be dropped or
+--@   re-created)
 CREATE FUNCTION @extschema@.idseq_public_id(id smallint, key text, charset text DEFAULT 'base58',
                                             width integer DEFAULT 11) RETURNS text
     AS 'MODULE_PATHNAME', 'idseq_public_id_int2' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.idseq_public_id(smallint, text, text, integer) IS
-    'idseq_public_id(id::bigint, key, charset, width), for an exact match of smallint arguments';
+--@ comment: idseq_public_id(id::bigint, key, charset, width), for an exact match of text arguments
+--@ labels: STABLE PARALLEL SAFE STRICT because reads the key registry (a key may be dropped or
+--@   re-created)
 CREATE FUNCTION @extschema@.idseq_public_id(id text, key text, charset text DEFAULT 'base58',
                                             width integer DEFAULT 11) RETURNS text
     AS 'MODULE_PATHNAME', 'idseq_public_id_text' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.idseq_public_id(text, text, text, integer) IS
-    'idseq_public_id(id::bigint, key, charset, width), for an exact match of text arguments';

@@ -13,140 +13,117 @@
 -- such an argument to the string category first, so each also has a text variant that reads
 -- the number as the original's argument type reads it: those calls resolve as before.
 -- (lexid - unknown resolves to lexid - lexid, the distance, as before: no text variant.)
+--@ comment: lexical_add(id, n::bigint), for an exact match of integer arguments
 CREATE FUNCTION @extschema@.lexical_add(id @extschema@.lexid, n integer) RETURNS @extschema@.lexid
     AS 'MODULE_PATHNAME', 'lexid_add_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: lexical_add: the id n places later in shortlex order
 CREATE OPERATOR @extschema@.+ (
     LEFTARG = @extschema@.lexid, RIGHTARG = integer, PROCEDURE = @extschema@.lexical_add);
+--@ comment: implementation of lexid - integer operator
 CREATE FUNCTION @extschema@.lexid_sub_int4(@extschema@.lexid, integer) RETURNS @extschema@.lexid
     AS 'MODULE_PATHNAME', 'lexid_sub_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: the id n places earlier in shortlex order
 CREATE OPERATOR @extschema@.- (
     LEFTARG = @extschema@.lexid, RIGHTARG = integer, PROCEDURE = @extschema@.lexid_sub_int4);
+--@ comment: lexical_add(source, charset, n::bigint, ignore_case), for an exact match of integer
+--@   arguments
 CREATE FUNCTION @extschema@.lexical_add(source text, charset text, n integer, ignore_case boolean DEFAULT true) RETURNS text
     AS 'MODULE_PATHNAME', 'lexical_add_text_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: code_format(n::bigint, width, charset), for an exact match of integer arguments
 CREATE FUNCTION @extschema@.code_format(n integer, width integer, charset text DEFAULT 'upper') RETURNS text
     AS 'MODULE_PATHNAME', 'code_format_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: idseq_encode(id::bigint, charset, rotate, width), for an exact match of integer
+--@   arguments
 CREATE FUNCTION @extschema@.idseq_encode(id integer, charset text DEFAULT 'base62', rotate integer DEFAULT 0, width integer DEFAULT 0) RETURNS text
     AS 'MODULE_PATHNAME', 'idseq_encode_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: idseq_scramble(id::bigint, key, bits), for an exact match of integer arguments
 CREATE FUNCTION @extschema@.idseq_scramble(id integer, key text, bits integer DEFAULT 63) RETURNS bigint
     AS 'MODULE_PATHNAME', 'idseq_scramble_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: idseq_unscramble(id::bigint, key, bits), for an exact match of integer arguments
 CREATE FUNCTION @extschema@.idseq_unscramble(id integer, key text, bits integer DEFAULT 63) RETURNS bigint
     AS 'MODULE_PATHNAME', 'idseq_unscramble_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: snowflake_timestamp(id::bigint, layout), for an exact match of integer arguments
 CREATE FUNCTION @extschema@.snowflake_timestamp(id integer, layout text DEFAULT 'snowflake') RETURNS timestamptz
     AS 'MODULE_PATHNAME', 'snowflake_timestamp_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: snowflake_unpack(id::bigint, layout), for an exact match of integer arguments
 CREATE FUNCTION @extschema@.snowflake_unpack(id integer, layout text DEFAULT 'snowflake')
     RETURNS TABLE(ts timestamptz, node integer, seq integer, rand integer)
     AS 'MODULE_PATHNAME', 'snowflake_unpack_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1;
+--@ comment: lexical_add(id, n::bigint), for an exact match of smallint arguments
 CREATE FUNCTION @extschema@.lexical_add(id @extschema@.lexid, n smallint) RETURNS @extschema@.lexid
     AS 'MODULE_PATHNAME', 'lexid_add_int2' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: lexical_add: the id n places later in shortlex order
 CREATE OPERATOR @extschema@.+ (
     LEFTARG = @extschema@.lexid, RIGHTARG = smallint, PROCEDURE = @extschema@.lexical_add);
+--@ comment: implementation of lexid - smallint operator
 CREATE FUNCTION @extschema@.lexid_sub_int2(@extschema@.lexid, smallint) RETURNS @extschema@.lexid
     AS 'MODULE_PATHNAME', 'lexid_sub_int2' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: the id n places earlier in shortlex order
 CREATE OPERATOR @extschema@.- (
     LEFTARG = @extschema@.lexid, RIGHTARG = smallint, PROCEDURE = @extschema@.lexid_sub_int2);
+--@ comment: lexical_add(source, charset, n::bigint, ignore_case), for an exact match of smallint
+--@   arguments
 CREATE FUNCTION @extschema@.lexical_add(source text, charset text, n smallint, ignore_case boolean DEFAULT true) RETURNS text
     AS 'MODULE_PATHNAME', 'lexical_add_text_int2' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: code_format(n::bigint, width, charset), for an exact match of smallint arguments
 CREATE FUNCTION @extschema@.code_format(n smallint, width integer, charset text DEFAULT 'upper') RETURNS text
     AS 'MODULE_PATHNAME', 'code_format_int2' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: idseq_encode(id::bigint, charset, rotate, width), for an exact match of smallint
+--@   arguments
 CREATE FUNCTION @extschema@.idseq_encode(id smallint, charset text DEFAULT 'base62', rotate integer DEFAULT 0, width integer DEFAULT 0) RETURNS text
     AS 'MODULE_PATHNAME', 'idseq_encode_int2' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: idseq_scramble(id::bigint, key, bits), for an exact match of smallint arguments
 CREATE FUNCTION @extschema@.idseq_scramble(id smallint, key text, bits integer DEFAULT 63) RETURNS bigint
     AS 'MODULE_PATHNAME', 'idseq_scramble_int2' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: idseq_unscramble(id::bigint, key, bits), for an exact match of smallint arguments
 CREATE FUNCTION @extschema@.idseq_unscramble(id smallint, key text, bits integer DEFAULT 63) RETURNS bigint
     AS 'MODULE_PATHNAME', 'idseq_unscramble_int2' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: snowflake_timestamp(id::bigint, layout), for an exact match of smallint arguments
 CREATE FUNCTION @extschema@.snowflake_timestamp(id smallint, layout text DEFAULT 'snowflake') RETURNS timestamptz
     AS 'MODULE_PATHNAME', 'snowflake_timestamp_int2' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: snowflake_unpack(id::bigint, layout), for an exact match of smallint arguments
 CREATE FUNCTION @extschema@.snowflake_unpack(id smallint, layout text DEFAULT 'snowflake')
     RETURNS TABLE(ts timestamptz, node integer, seq integer, rand integer)
     AS 'MODULE_PATHNAME', 'snowflake_unpack_int2' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1;
+--@ comment: lexical_add(id, n::bigint), for an exact match of text arguments
 CREATE FUNCTION @extschema@.lexical_add(id @extschema@.lexid, n text) RETURNS @extschema@.lexid
     AS 'MODULE_PATHNAME', 'lexid_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: lexical_add: the id n places later in shortlex order
 CREATE OPERATOR @extschema@.+ (
     LEFTARG = @extschema@.lexid, RIGHTARG = text, PROCEDURE = @extschema@.lexical_add);
+--@ comment: lexical_add(source, charset, n::bigint, ignore_case), for an exact match of text
+--@   arguments
 CREATE FUNCTION @extschema@.lexical_add(source text, charset text, n text, ignore_case boolean DEFAULT true) RETURNS text
     AS 'MODULE_PATHNAME', 'lexical_add_text_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: code_format(n::bigint, width, charset), for an exact match of text arguments
 CREATE FUNCTION @extschema@.code_format(n text, width integer, charset text DEFAULT 'upper') RETURNS text
     AS 'MODULE_PATHNAME', 'code_format_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: idseq_encode(id::bigint, charset, rotate, width), for an exact match of text arguments
 CREATE FUNCTION @extschema@.idseq_encode(id text, charset text DEFAULT 'base62', rotate integer DEFAULT 0, width integer DEFAULT 0) RETURNS text
     AS 'MODULE_PATHNAME', 'idseq_encode_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: idseq_scramble(id::bigint, key, bits), for an exact match of text arguments
 CREATE FUNCTION @extschema@.idseq_scramble(id text, key text, bits integer DEFAULT 63) RETURNS bigint
     AS 'MODULE_PATHNAME', 'idseq_scramble_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: idseq_unscramble(id::bigint, key, bits), for an exact match of text arguments
 CREATE FUNCTION @extschema@.idseq_unscramble(id text, key text, bits integer DEFAULT 63) RETURNS bigint
     AS 'MODULE_PATHNAME', 'idseq_unscramble_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: snowflake_timestamp(id::bigint, layout), for an exact match of text arguments
 CREATE FUNCTION @extschema@.snowflake_timestamp(id text, layout text DEFAULT 'snowflake') RETURNS timestamptz
     AS 'MODULE_PATHNAME', 'snowflake_timestamp_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: snowflake_unpack(id::bigint, layout), for an exact match of text arguments
 CREATE FUNCTION @extschema@.snowflake_unpack(id text, layout text DEFAULT 'snowflake')
     RETURNS TABLE(ts timestamptz, node integer, seq integer, rand integer)
     AS 'MODULE_PATHNAME', 'snowflake_unpack_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1;
+--@ comment: lexid_from_rank(rank::numeric, charset), for an exact match of bigint arguments
 CREATE FUNCTION @extschema@.lexid_from_rank(rank bigint, charset text) RETURNS @extschema@.lexid
     AS 'MODULE_PATHNAME', 'lexid_from_rank_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: lexid_from_rank(rank::numeric, charset), for an exact match of integer arguments
 CREATE FUNCTION @extschema@.lexid_from_rank(rank integer, charset text) RETURNS @extschema@.lexid
     AS 'MODULE_PATHNAME', 'lexid_from_rank_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: lexid_from_rank(rank::numeric, charset), for an exact match of smallint arguments
 CREATE FUNCTION @extschema@.lexid_from_rank(rank smallint, charset text) RETURNS @extschema@.lexid
     AS 'MODULE_PATHNAME', 'lexid_from_rank_int2' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--@ comment: lexid_from_rank(rank::numeric, charset), for an exact match of text arguments
 CREATE FUNCTION @extschema@.lexid_from_rank(rank text, charset text) RETURNS @extschema@.lexid
     AS 'MODULE_PATHNAME', 'lexid_from_rank_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION @extschema@.lexical_add(@extschema@.lexid, integer) IS
-    'lexical_add(id, n::bigint), for an exact match of integer arguments';
-COMMENT ON OPERATOR @extschema@.+ (@extschema@.lexid, integer) IS 'lexical_add: the id n places later in shortlex order';
-COMMENT ON FUNCTION @extschema@.lexid_sub_int4(@extschema@.lexid, integer) IS 'implementation of lexid - integer operator';
-COMMENT ON OPERATOR @extschema@.- (@extschema@.lexid, integer) IS 'the id n places earlier in shortlex order';
-COMMENT ON FUNCTION @extschema@.lexical_add(text, text, integer, boolean) IS
-    'lexical_add(source, charset, n::bigint, ignore_case), for an exact match of integer arguments';
-COMMENT ON FUNCTION @extschema@.code_format(integer, integer, text) IS
-    'code_format(n::bigint, width, charset), for an exact match of integer arguments';
-COMMENT ON FUNCTION @extschema@.idseq_encode(integer, text, integer, integer) IS
-    'idseq_encode(id::bigint, charset, rotate, width), for an exact match of integer arguments';
-COMMENT ON FUNCTION @extschema@.idseq_scramble(integer, text, integer) IS
-    'idseq_scramble(id::bigint, key, bits), for an exact match of integer arguments';
-COMMENT ON FUNCTION @extschema@.idseq_unscramble(integer, text, integer) IS
-    'idseq_unscramble(id::bigint, key, bits), for an exact match of integer arguments';
-COMMENT ON FUNCTION @extschema@.snowflake_timestamp(integer, text) IS
-    'snowflake_timestamp(id::bigint, layout), for an exact match of integer arguments';
-COMMENT ON FUNCTION @extschema@.snowflake_unpack(integer, text) IS
-    'snowflake_unpack(id::bigint, layout), for an exact match of integer arguments';
-COMMENT ON FUNCTION @extschema@.lexical_add(@extschema@.lexid, smallint) IS
-    'lexical_add(id, n::bigint), for an exact match of smallint arguments';
-COMMENT ON OPERATOR @extschema@.+ (@extschema@.lexid, smallint) IS 'lexical_add: the id n places later in shortlex order';
-COMMENT ON FUNCTION @extschema@.lexid_sub_int2(@extschema@.lexid, smallint) IS 'implementation of lexid - smallint operator';
-COMMENT ON OPERATOR @extschema@.- (@extschema@.lexid, smallint) IS 'the id n places earlier in shortlex order';
-COMMENT ON FUNCTION @extschema@.lexical_add(text, text, smallint, boolean) IS
-    'lexical_add(source, charset, n::bigint, ignore_case), for an exact match of smallint arguments';
-COMMENT ON FUNCTION @extschema@.code_format(smallint, integer, text) IS
-    'code_format(n::bigint, width, charset), for an exact match of smallint arguments';
-COMMENT ON FUNCTION @extschema@.idseq_encode(smallint, text, integer, integer) IS
-    'idseq_encode(id::bigint, charset, rotate, width), for an exact match of smallint arguments';
-COMMENT ON FUNCTION @extschema@.idseq_scramble(smallint, text, integer) IS
-    'idseq_scramble(id::bigint, key, bits), for an exact match of smallint arguments';
-COMMENT ON FUNCTION @extschema@.idseq_unscramble(smallint, text, integer) IS
-    'idseq_unscramble(id::bigint, key, bits), for an exact match of smallint arguments';
-COMMENT ON FUNCTION @extschema@.snowflake_timestamp(smallint, text) IS
-    'snowflake_timestamp(id::bigint, layout), for an exact match of smallint arguments';
-COMMENT ON FUNCTION @extschema@.snowflake_unpack(smallint, text) IS
-    'snowflake_unpack(id::bigint, layout), for an exact match of smallint arguments';
-COMMENT ON FUNCTION @extschema@.lexical_add(@extschema@.lexid, text) IS
-    'lexical_add(id, n::bigint), for an exact match of text arguments';
-COMMENT ON OPERATOR @extschema@.+ (@extschema@.lexid, text) IS 'lexical_add: the id n places later in shortlex order';
-COMMENT ON FUNCTION @extschema@.lexical_add(text, text, text, boolean) IS
-    'lexical_add(source, charset, n::bigint, ignore_case), for an exact match of text arguments';
-COMMENT ON FUNCTION @extschema@.code_format(text, integer, text) IS
-    'code_format(n::bigint, width, charset), for an exact match of text arguments';
-COMMENT ON FUNCTION @extschema@.idseq_encode(text, text, integer, integer) IS
-    'idseq_encode(id::bigint, charset, rotate, width), for an exact match of text arguments';
-COMMENT ON FUNCTION @extschema@.idseq_scramble(text, text, integer) IS
-    'idseq_scramble(id::bigint, key, bits), for an exact match of text arguments';
-COMMENT ON FUNCTION @extschema@.idseq_unscramble(text, text, integer) IS
-    'idseq_unscramble(id::bigint, key, bits), for an exact match of text arguments';
-COMMENT ON FUNCTION @extschema@.snowflake_timestamp(text, text) IS
-    'snowflake_timestamp(id::bigint, layout), for an exact match of text arguments';
-COMMENT ON FUNCTION @extschema@.snowflake_unpack(text, text) IS
-    'snowflake_unpack(id::bigint, layout), for an exact match of text arguments';
-COMMENT ON FUNCTION @extschema@.lexid_from_rank(bigint, text) IS
-    'lexid_from_rank(rank::numeric, charset), for an exact match of bigint arguments';
-COMMENT ON FUNCTION @extschema@.lexid_from_rank(integer, text) IS
-    'lexid_from_rank(rank::numeric, charset), for an exact match of integer arguments';
-COMMENT ON FUNCTION @extschema@.lexid_from_rank(smallint, text) IS
-    'lexid_from_rank(rank::numeric, charset), for an exact match of smallint arguments';
-COMMENT ON FUNCTION @extschema@.lexid_from_rank(text, text) IS
-    'lexid_from_rank(rank::numeric, charset), for an exact match of text arguments';

@@ -16,6 +16,8 @@
 -- and INSERT rows (pg_restore --no-owner), as for idseq's other registries: it can then make
 -- a key repeat numbers (a second row of a key), as it can already run anything in its database
 -- through its search_path; no other role reads or writes them.
+--@ comment: definitions of the counters per key (written by idseq_create_counter; read through the
+--@   view idseq_counters)
 CREATE TABLE @extschema@.idseq_counter_def (
     name text COLLATE "C" PRIMARY KEY,
     anchor pg_catalog.regclass NOT NULL UNIQUE,
@@ -28,13 +30,13 @@ CREATE TABLE @extschema@.idseq_counter_def (
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_counter_def', '');
 REVOKE ALL ON @extschema@.idseq_counter_def FROM PUBLIC;
 GRANT SELECT, INSERT ON @extschema@.idseq_counter_def TO pg_database_owner;
-COMMENT ON TABLE @extschema@.idseq_counter_def IS
-    'definitions of the counters per key (written by idseq_create_counter; read through the view idseq_counters)';
 
 -- Column order matters: last (int8, aligned at the tuple's data start, updated in place),
 -- counter, period (NULL for counters that never restart: yyyy, yyyymm or yyyymmdd), key.
 -- One row per (counter, key, period) is kept by idseq's code (rows are made under a lock of
 -- the key), not by a unique index, which would cost about 36 bytes more per key.
+--@ comment: last number of each (counter, key, period); updated in place, never through SQL (read
+--@   through the view idseq_counter_keys)
 CREATE TABLE @extschema@.idseq_counter_state (
     last bigint NOT NULL,
     counter pg_catalog.regclass NOT NULL,
@@ -49,79 +51,87 @@ ALTER TABLE @extschema@.idseq_counter_state REPLICA IDENTITY FULL;
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.idseq_counter_state', '');
 REVOKE ALL ON @extschema@.idseq_counter_state FROM PUBLIC;
 GRANT SELECT, INSERT ON @extschema@.idseq_counter_state TO pg_database_owner;
-COMMENT ON TABLE @extschema@.idseq_counter_state IS
-    'last number of each (counter, key, period); updated in place, never through SQL (read through the view idseq_counter_keys)';
 
 -- Managing counters: VOLATILE, not STRICT (a NULL name is 22004; period NULL is meaningful).
+--@ comment: creates a counter per key and its anchor sequence <name>_counter in the current schema
+--@   (GRANT on it as on a sequence)
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because creates a counter and its anchor sequence;
+--@   period may be NULL
 CREATE FUNCTION @extschema@.idseq_create_counter(name text, gapless boolean DEFAULT false, period text DEFAULT NULL,
                                                  time_zone text DEFAULT 'UTC', start bigint DEFAULT 1,
                                                  format text DEFAULT '{n}') RETURNS void
     AS 'MODULE_PATHNAME', 'idseq_create_counter' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.idseq_create_counter(text, boolean, text, text, bigint, text) IS
-    'creates a counter per key and its anchor sequence <name>_counter in the current schema (GRANT on it as on a sequence)';
+--@ comment: drops a counter, its anchor sequence and the numbers of all its keys (owner only)
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because drops a counter and its anchor sequence
 CREATE FUNCTION @extschema@.idseq_drop_counter(name text) RETURNS void
     AS 'MODULE_PATHNAME', 'idseq_drop_counter' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.idseq_drop_counter(text) IS
-    'drops a counter, its anchor sequence and the numbers of all its keys (owner only)';
 
 -- Taking numbers: VOLATILE PARALLEL UNSAFE (they write), not STRICT (a NULL key is 22004).
+--@ comment: the next number of a key of a counter, in the current period (USAGE on the counter)
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because generator: takes a number of a key
 CREATE FUNCTION @extschema@.idseq_counter_next(name text, key text DEFAULT '') RETURNS bigint
     AS 'MODULE_PATHNAME', 'idseq_counter_next' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.idseq_counter_next(text, text) IS
-    'the next number of a key of a counter, in the current period (USAGE on the counter)';
+--@ comment: the next number of a key, rendered through the counter's format (USAGE on the counter)
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because generator: takes a number of a key
 CREATE FUNCTION @extschema@.idseq_counter_next_text(name text, key text DEFAULT '') RETURNS text
     AS 'MODULE_PATHNAME', 'idseq_counter_next_text' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.idseq_counter_next_text(text, text) IS
-    'the next number of a key, rendered through the counter''s format (USAGE on the counter)';
+--@ comment: reserves n consecutive numbers of a key of a fast counter: [first, last+1) (USAGE on
+--@   the counter)
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because generator: takes a block of numbers of a key
 CREATE FUNCTION @extschema@.idseq_counter_block(name text, key text, n integer) RETURNS pg_catalog.int8range
     AS 'MODULE_PATHNAME', 'idseq_counter_block' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.idseq_counter_block(text, text, integer) IS
-    'reserves n consecutive numbers of a key of a fast counter: [first, last+1) (USAGE on the counter)';
+--@ comment: raises the last number of a key in the current period to at least a value, never lowers
+--@   it (UPDATE on the counter)
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because raises a key's last number
 CREATE FUNCTION @extschema@.idseq_counter_set(name text, key text, at_least bigint) RETURNS bigint
     AS 'MODULE_PATHNAME', 'idseq_counter_set' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.idseq_counter_set(text, text, bigint) IS
-    'raises the last number of a key in the current period to at least a value, never lowers it (UPDATE on the counter)';
 -- Reading: VOLATILE (a fast counter moves within a statement, as currval), PARALLEL RESTRICTED
 -- (the newest state is read with a new snapshot, which a parallel worker cannot take).
+--@ comment: the last number issued (fast) or committed (gap-free) for a key in the current period,
+--@   NULL if none (SELECT on the counter)
+--@ labels: VOLATILE PARALLEL RESTRICTED NOT STRICT because reads a key's last number, which moves
+--@   within a statement (as currval), with a new snapshot
 CREATE FUNCTION @extschema@.idseq_counter_current(name text, key text DEFAULT '') RETURNS bigint
     AS 'MODULE_PATHNAME', 'idseq_counter_current' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.idseq_counter_current(text, text) IS
-    'the last number issued (fast) or committed (gap-free) for a key in the current period, NULL if none (SELECT on the counter)';
 -- STABLE: reads the definition, which never changes while the counter exists.
+--@ comment: a number rendered through the counter's format, for a key, in the period of a time
+--@ labels: STABLE PARALLEL SAFE NOT STRICT because reads the counter's definition; a NULL key is an
+--@   error (22004)
 CREATE FUNCTION @extschema@.idseq_counter_format(name text, n bigint, key text DEFAULT '',
                                                  at timestamptz DEFAULT pg_catalog.now()) RETURNS text
     AS 'MODULE_PATHNAME', 'idseq_counter_format' LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.idseq_counter_format(text, bigint, text, timestamptz) IS
-    'a number rendered through the counter''s format, for a key, in the period of a time';
 -- The rendering of a number in a period given by its number (yyyy, yyyymm, yyyymmdd), for
 -- idseq_counter_gaps on text columns.
+--@ comment: internal: a number rendered through the counter's format in the period numbered yyyy,
+--@   yyyymm or yyyymmdd
+--@ labels: STABLE PARALLEL SAFE NOT STRICT because reads the counter's definition; period NULL
+--@   means none
 CREATE FUNCTION @extschema@.idseq_counter_render(name text, n bigint, key text, period integer) RETURNS text
     AS 'MODULE_PATHNAME', 'idseq_counter_render' LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.idseq_counter_render(text, bigint, text, integer) IS
-    'internal: a number rendered through the counter''s format in the period numbered yyyy, yyyymm or yyyymmdd';
 
 -- The trigger helper, and its companion for numbers bound at commit.
+--@ comment: BEFORE INSERT row trigger (counter, key_column, target_column [, 'commit']): fills
+--@   target_column from the counter keyed by key_column
 CREATE FUNCTION @extschema@.idseq_counter_fill() RETURNS trigger
     AS 'MODULE_PATHNAME', 'idseq_counter_fill' LANGUAGE C;
-COMMENT ON FUNCTION @extschema@.idseq_counter_fill() IS
-    'BEFORE INSERT row trigger (counter, key_column, target_column [, ''commit'']): fills target_column from the counter keyed by key_column';
+--@ comment: internal: the deferred companion of an idseq_counter_fill trigger with 'commit', which
+--@   binds the number at commit
 CREATE FUNCTION @extschema@.idseq_counter_bind() RETURNS trigger
     AS 'MODULE_PATHNAME', 'idseq_counter_bind' LANGUAGE C;
-COMMENT ON FUNCTION @extschema@.idseq_counter_bind() IS
-    'internal: the deferred companion of an idseq_counter_fill trigger with ''commit'', which binds the number at commit';
+--@ comment: internal: makes the deferred companion of each new idseq_counter_fill trigger with
+--@   'commit'
 CREATE FUNCTION @extschema@.idseq_counter_companions() RETURNS event_trigger
     AS 'MODULE_PATHNAME', 'idseq_counter_companions' LANGUAGE C;
-COMMENT ON FUNCTION @extschema@.idseq_counter_companions() IS
-    'internal: makes the deferred companion of each new idseq_counter_fill trigger with ''commit''';
+--@ comment: makes the deferred companion trigger that binds the numbers of an idseq_counter_fill
+--@   trigger with 'commit' at commit
 CREATE EVENT TRIGGER idseq_counter_companions ON ddl_command_end
     WHEN TAG IN ('CREATE TRIGGER', 'CREATE TABLE', 'ALTER TABLE')
     EXECUTE FUNCTION @extschema@.idseq_counter_companions();
 ALTER EVENT TRIGGER idseq_counter_companions ENABLE ALWAYS;
-COMMENT ON EVENT TRIGGER idseq_counter_companions IS
-    'makes the deferred companion trigger that binds the numbers of an idseq_counter_fill trigger with ''commit'' at commit';
 
 -- A counter's anchor dropped by DROP SEQUENCE or DROP SCHEMA ... CASCADE takes the counter
 -- with it. SECURITY DEFINER: the role dropping the sequence may not delete rows of the tables.
+--@ comment: internal: forgets the counters whose anchor sequence was dropped
 CREATE FUNCTION @extschema@.idseq_counters_forget() RETURNS event_trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -137,17 +147,17 @@ BEGIN
     END LOOP;
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.idseq_counters_forget() FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.idseq_counters_forget() IS
-    'internal: forgets the counters whose anchor sequence was dropped';
+--@ comment: forgets a counter whose anchor sequence is dropped (idseq_counter_def,
+--@   idseq_counter_state)
 CREATE EVENT TRIGGER idseq_counters_forget ON sql_drop
     EXECUTE FUNCTION @extschema@.idseq_counters_forget();
 ALTER EVENT TRIGGER idseq_counters_forget ENABLE ALWAYS;
-COMMENT ON EVENT TRIGGER idseq_counters_forget IS
-    'forgets a counter whose anchor sequence is dropped (idseq_counter_def, idseq_counter_state)';
 
 -- Views. idseq_counters: every counter, to everyone (as pg_sequences shows every sequence's
 -- definition). idseq_counter_keys: the keys of the counters the caller may SELECT (the
 -- function runs as the caller, in the view run by its owner).
+--@ comment: every counter per key: name, owner, gapless, period, time_zone, start, format, number
+--@   of keys, anchor sequence
 CREATE VIEW @extschema@.idseq_counters AS
     SELECT d.name, c.relowner::pg_catalog.regrole AS owner, d.gapless, d.period, d.time_zone, d.start, d.format,
            (SELECT pg_catalog.count(DISTINCT s.key) FROM @extschema@.idseq_counter_state s
@@ -156,9 +166,8 @@ CREATE VIEW @extschema@.idseq_counters AS
       FROM @extschema@.idseq_counter_def d
       JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) d.anchor::pg_catalog.oid;
 GRANT SELECT ON @extschema@.idseq_counters TO PUBLIC;
-COMMENT ON VIEW @extschema@.idseq_counters IS
-    'every counter per key: name, owner, gapless, period, time_zone, start, format, number of keys, anchor sequence';
 
+--@ comment: the keys of the counters the caller may SELECT: counter, key, period, last number
 CREATE VIEW @extschema@.idseq_counter_keys AS
     SELECT d.name AS counter, s.key,
            CASE d.period
@@ -175,14 +184,16 @@ CREATE VIEW @extschema@.idseq_counter_keys AS
       JOIN @extschema@.idseq_counter_def d ON d.anchor OPERATOR(pg_catalog.=) s.counter
      WHERE pg_catalog.has_sequence_privilege(d.anchor::pg_catalog.oid, 'SELECT');
 GRANT SELECT ON @extschema@.idseq_counter_keys TO PUBLIC;
-COMMENT ON VIEW @extschema@.idseq_counter_keys IS
-    'the keys of the counters the caller may SELECT: counter, key, period, last number';
 
 -- The auditor's check: numbers start..last of the key in the period that no row of tbl holds
 -- in col (bigint, or text rendered through the counter's format). If tbl has an
 -- idseq_counter_fill trigger of this counter filling col, only its rows of the key count;
 -- otherwise tbl must hold the numbers of this key only (a view of them, for example).
 -- Runs as the caller, who needs SELECT on the counter and on tbl.
+--@ comment: numbers of a key (in a period) up to its last one that no row of a table holds in a
+--@   column: an auditor's check
+--@ labels: STABLE PARALLEL RESTRICTED NOT STRICT because reads the counter's state and a table;
+--@   NULL arguments are an error
 CREATE FUNCTION @extschema@.idseq_counter_gaps(name text, key text, tbl pg_catalog.regclass, col name,
                                                period text DEFAULT NULL) RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE PARALLEL RESTRICTED SET search_path = pg_catalog, pg_temp AS $$
@@ -271,5 +282,3 @@ BEGIN
             DETAIL = 'Counters'' numbers are held in bigint, integer, smallint, text or varchar columns.';
     END IF;
 END $$;
-COMMENT ON FUNCTION @extschema@.idseq_counter_gaps(text, text, pg_catalog.regclass, name, text) IS
-    'numbers of a key (in a period) up to its last one that no row of a table holds in a column: an auditor''s check';

@@ -28,12 +28,20 @@
 -- Runs a statement (one, built with format('%I')) as parent's owner in a security-restricted
 -- operation and returns the number of rows it processed (src/pg/sf_partitions.cpp);
 -- the caller must have the owner's privileges, so that it only ever lowers rights.
+--@ comment: internal: runs a statement as the owner of a table, in a security-restricted operation;
+--@   the caller must have the owner's privileges
+--@ labels: VOLATILE PARALLEL UNSAFE STRICT because runs a statement (partition DDL) as the owner of
+--@   a table
 CREATE FUNCTION @extschema@.idseq_sf_partition_as_owner(parent regclass, command text) RETURNS bigint
     AS 'MODULE_PATHNAME', 'idseq_sf_partition_as_owner' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 
 -- The parent's partition key and the layout's time range, after checking both; takes a
 -- SHARE UPDATE EXCLUSIVE lock on the parent (self-conflicting, so that two sessions managing
 -- the same parent run one after the other; reads and writes of the table go on).
+--@ comment: internal: checks a parent partitioned by range on a bigint and a time-first layout,
+--@   locks the parent, returns its key and the layout's time range
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because locks the parent of
+--@   snowflake_create_partitions
 CREATE FUNCTION @extschema@.idseq_sf_partition_parent(parent regclass, layout text,
         OUT nsp name, OUT relname name, OUT key name, OUT epoch timestamptz,
         OUT last_time timestamptz, OUT unit_us bigint, OUT nsp_oid oid, OUT owner oid)
@@ -88,6 +96,10 @@ END $$;
 -- which reads the catalogs as they are now; a partition created by a transaction this one's
 -- snapshot cannot see (REPEATABLE READ waiting for a concurrent creation) is a
 -- serialization failure, to retry.
+--@ comment: internal: the partitions of a parent with their bigint range bounds (NULL for MINVALUE
+--@   and MAXVALUE)
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because reads the catalogs as they are now (after
+--@   the lock)
 CREATE FUNCTION @extschema@.idseq_sf_partition_list(parent regclass,
         OUT part regclass, OUT nsp name, OUT relname name, OUT is_default boolean, OUT lo bigint, OUT hi bigint)
 RETURNS SETOF record
@@ -119,6 +131,8 @@ END $$;
 
 -- The id bound of a time for the layout: the smallest id of ts's unit, that of the epoch for
 -- a time before it, NULL (MAXVALUE) for a time after the layout's last representable one.
+--@ comment: internal: the partition bound of a time: the smallest id of its unit, clamped at the
+--@   layout's epoch, NULL (MAXVALUE) after its last time
 CREATE FUNCTION @extschema@.idseq_sf_partition_bound(ts timestamptz, layout text, epoch timestamptz,
                                                      last_time timestamptz)
     RETURNS bigint LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
@@ -127,6 +141,7 @@ CREATE FUNCTION @extschema@.idseq_sf_partition_bound(ts timestamptz, layout text
 
 -- A partition's name: the parent's name, cut (between characters) so that it and the suffix
 -- fit in max_identifier_length bytes (fixed when PostgreSQL is built), then the suffix.
+--@ comment: internal: a partition's name, the parent's cut to fit with the suffix
 CREATE FUNCTION @extschema@.idseq_sf_partition_name(parent_name text, suffix text) RETURNS text
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -138,6 +153,9 @@ BEGIN
     RETURN base || suffix;
 END $$;
 
+--@ comment: creates the missing partitions of a table partitioned by range on a snowflake id, one
+--@   per step (UTC), named by date
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because DDL: creates partitions
 CREATE FUNCTION @extschema@.snowflake_create_partitions(parent regclass, from_ts timestamptz, to_ts timestamptz,
         step interval DEFAULT '1 day', layout text DEFAULT 'snowflake')
 RETURNS SETOF regclass
@@ -323,6 +341,9 @@ BEGIN
     END LOOP;
 END $$;
 
+--@ comment: detaches (and with drop, drops) the partitions of a snowflake-id table whose ids all
+--@   precede a time; returns their names
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because DDL: detaches or drops partitions
 CREATE FUNCTION @extschema@.snowflake_retire_partitions(parent regclass, before_ts timestamptz,
         "drop" boolean DEFAULT false, layout text DEFAULT 'snowflake')
 RETURNS SETOF text

@@ -7,6 +7,10 @@
 -- adopted them (a row inserted for sequences of one's own) is revoked, with the grants made
 -- from it (CASCADE). Called by the adopting trigger (90_privileges.sql), as the extension's
 -- owner, and by the update for layouts adopted before.
+--@ comment: internal: gives a layout's sequence exactly the documented privileges (its owner's,
+--@   SELECT and UPDATE for the database owner)
+--@ labels: VOLATILE PARALLEL UNSAFE NOT STRICT because sets the privileges of a layout's adopted
+--@   sequences (REVOKE and GRANT)
 CREATE FUNCTION @extschema@.idseq_layout_sequence_privileges(seq pg_catalog.regclass) RETURNS void
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -34,6 +38,8 @@ SELECT @extschema@.idseq_layout_sequence_privileges(s)
 -- change it applies to the table (an ENABLE ALWAYS trigger: it runs with
 -- session_replication_role = replica, where ordinary triggers do not fire). Other sessions
 -- are unaffected, also one in replica role (the sql_drop cleanup must delete there too).
+--@ comment: internal: a logical replication worker skips the rows of idseq_code_sequences (they
+--@   name sequences of the publisher)
 CREATE FUNCTION @extschema@.idseq_code_sequences_replica() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
