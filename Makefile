@@ -62,8 +62,9 @@ idseq--$(EXTVERSION).sql: $(SQL_FRAGMENTS) src/sql tools/sqlgen
 	tools/sqlgen script $(SQL_FRAGMENTS) > $@.tmp && mv $@.tmp $@
 
 # The label exceptions sql/90_labels.sql holds the installed functions to, from the same
-# declarations; built with the extension, so that the regression suite finds it.
-all: sql/include/label_exceptions.sql
+# declarations; built with the extension and again by installcheck (a packager's build may
+# clean the tree between the two).
+all installcheck: sql/include/label_exceptions.sql
 sql/include/label_exceptions.sql: $(SQL_FRAGMENTS) src/sql tools/sqlgen
 	tools/sqlgen labels $(SQL_FRAGMENTS) > $@.tmp && mv $@.tmp $@
 
