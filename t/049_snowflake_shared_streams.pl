@@ -83,7 +83,7 @@ is($primary->safe_psql('b', q{SELECT count(*) FROM orders, snowflake_unpack(id) 
 no_repeated_ids('two databases minting at once');
 
 # ---- a session of b with its clock set back to app's first ids ----
-sample($primary, 'app', 'app_1');
+sample($primary, 'app', 'app_1', spread_ms => 400);
 sample_over($primary, 'b', 'b_back', 'app_1', 'b with its clock at app_1');
 no_repeated_ids('a clock set back in one database');
 

@@ -65,12 +65,12 @@ node_ids_are($original, { app => 1, reporting => 11 }, 'original beside the clon
 # the original goes on past every mark the clone copied; the clone then issues ids over the
 # same time units
 past_lease_of($original, map { $clone->safe_psql($_, 'SELECT max(id) FROM minted') } 'app', 'reporting');
-sample($original, 'app', 'o_app_2');
+sample($original, 'app', 'o_app_2', spread_ms => 400);
 sample_over($clone, 'app', 'c_app', 'o_app_2', 'clone');
 # the clone's server-wide fence went with c_app's reservation: a database that takes a claim
 # starts above it, so reporting's turn comes past it
 past_lease_of($original, @{ sampled('c_app') });
-sample($original, 'reporting', 'o_rep_2');
+sample($original, 'reporting', 'o_rep_2', spread_ms => 400);
 sample_over($clone, 'reporting', 'c_rep', 'o_rep_2', 'clone');
 no_repeated_ids('clone and original');
 $clone->stop;
@@ -89,7 +89,7 @@ my $clock_back = $new->safe_psql('postgres', "SELECT now() - interval '1 hour'")
 sample($new, 'app', 'n_app_1', at => $clock_back);
 above_before($new, 'app', 'n_app_1', 'new server, its clock an hour back');
 past_lease_of($original, @{ sampled('n_app_1') });
-sample($original, 'app', 'o_app_3');
+sample($original, 'app', 'o_app_3', spread_ms => 400);
 sample_over($new, 'app', 'n_app_2', 'o_app_3', 'new server');
 no_repeated_ids('new server and original');
 $new->stop;

@@ -1,6 +1,7 @@
 # A bounded random-query run with SQLsmith (Debian package sqlsmith) against a database that
 # holds lexid columns (typed over several charsets, among them a custom multibyte one, and
-# base36), code sequences and snowflake ids, on a preloaded cluster with a node id. SQLsmith
+# base36), code sequences, snowflake ids, counters per key (a fast one and a gap-free one, each
+# filling a table's column) and a named key, on a preloaded cluster with a node id. SQLsmith
 # generates queries from the catalog, so they call the extension's functions and operators
 # with random arguments. Passes when the server log shows no backend crash and the server
 # counted at least half the requested queries as transactions of the database (a run that
@@ -66,6 +67,17 @@ $node->safe_psql('smith', q{
     UPDATE orders SET at = snowflake_timestamp(id, 'orders');
     CREATE TABLE events (id bigint PRIMARY KEY DEFAULT snowflake_nextval(), kind text);
     INSERT INTO events (kind) SELECT 'k' || g FROM generate_series(1, 300) g;
+    SELECT idseq_create_counter('ticket_no', format => 'T-{n:6}');
+    SELECT idseq_create_counter('invoice_no', gapless => true, period => 'year', time_zone => 'Europe/Paris');
+    CREATE TABLE tickets (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY, tenant int NOT NULL, no text);
+    CREATE TRIGGER tickets_no BEFORE INSERT ON tickets
+        FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('ticket_no', 'tenant', 'no');
+    INSERT INTO tickets (tenant) SELECT g % 7 FROM generate_series(1, 200) g;
+    CREATE TABLE invoices (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY, company int NOT NULL, no bigint);
+    CREATE TRIGGER invoices_no BEFORE INSERT ON invoices
+        FOR EACH ROW EXECUTE FUNCTION idseq_counter_fill('invoice_no', 'company', 'no', 'commit');
+    INSERT INTO invoices (company) SELECT g % 5 FROM generate_series(1, 100) g;
+    SELECT idseq_create_key('orders');
     ANALYZE;
 });
 
