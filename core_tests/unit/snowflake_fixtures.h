@@ -258,8 +258,15 @@ struct Server {
         slot::publish_setup<test::StdAtomics>(cells, generation);
     }
 
-    // The set-up's word from the word found: as init_slot computes it.
+    // The set-up's word from the word found: the core's slot_setup_word, which init_slot
+    // calls, checked against the rule written out here.
     uint64_t word_from(uint64_t old)
+    {
+        const uint64_t word = slot_setup_word(layout, old, H, saved, P);
+        EXPECT_EQ(word, rule_word(old));
+        return word;
+    }
+    uint64_t rule_word(uint64_t old)
     {
         const Position p = unpack_position(layout, old);
         GenState st;

@@ -240,17 +240,33 @@ struct SharedStreamServer {
             if (mine && P[db] >= 0)
                 from = position_of(layout, resume_from_last_id(layout, P[db], H[db].unit, node), node);
             holder = single ? 10 + db : -2;
+            const int64_t fence_before = fence_us, last_id = P[db];
             raise_fence(H[db]);
             P[db] = -1;
             const Mark fence = fence_mark(layout, fence_us, node);
             if (saved)
                 cells.word = saved_word;
             slot::begin_setup<test::StdAtomics>(cells);
+            // the core's words for the join (join_stream calls them), checked against the rule
+            // written out here
+            StreamJoin j;
+            j.mark = H[db];
+            j.fence_us = fence_before;
+            j.has_node = layout.has(Field::Node);
+            j.word_node = node;
+            j.mine = mine;
+            j.last_id = last_id;
+            j.above_fence = fenced != 0;
+            const StreamWords words = stream_words(layout, j);
             slot::exchange_word<test::StdAtomics>(cells, [&](uint64_t old) {
                 const Position p = unpack_position(layout, old);
-                if (saved && p.last_unit >= 0 && mark_covers_id(layout, fence, p.last_unit, p.node, p.counter))
-                    return foreign ? std::max(old, own) : old;
-                return std::max(from, fenced);
+                const uint64_t rule = saved && p.last_unit >= 0 &&
+                        mark_covers_id(layout, fence, p.last_unit, p.node, p.counter)
+                    ? (foreign ? std::max(old, own) : old)
+                    : std::max(from, fenced);
+                const uint64_t word = stream_setup_word(layout, old, saved, words);
+                EXPECT_EQ(word, rule);
+                return word;
             });
             slot::reset_cells<test::StdAtomics>(cells, -1, -1);
             saved = false;
@@ -260,8 +276,15 @@ struct SharedStreamServer {
         } else {
             if (holder != 10 + db)
                 holder = -2; // a second database joins
+            const int64_t fence_before = fence_us;
             raise_fence(H[db]);
             P[db] = -1;
+            StreamJoin j;
+            j.mark = H[db];
+            j.fence_us = fence_before;
+            j.has_node = layout.has(Field::Node);
+            j.word_node = node;
+            EXPECT_EQ(stream_words(layout, j).floor(), foreign ? own : 0);
             if (foreign && own > cells.word) {
                 slot::begin_setup<test::StdAtomics>(cells);
                 slot::exchange_word<test::StdAtomics>(cells, [&](uint64_t old) { return std::max(old, own); });

@@ -972,6 +972,74 @@ GenState rebuild_state(const Layout& layout, bool last_known, int64_t last_id, i
     return state;
 }
 
+// ---- The word a shared-memory slot restarts from -------------------------------------------------
+
+uint64_t restart_word(const Layout& layout, bool has_node, const Mark& mark, int64_t word_node)
+{
+    Mark m = mark;
+    if (has_node && m.unit >= 0 && !m.whole() && m.node != word_node) {
+        if (word_node > m.node)
+            m = m.unit > 0 ? Mark{m.unit - 1} : Mark{};
+        else
+            m = Mark{m.unit};
+    }
+    GenState st{};
+    restart_from_mark(layout, st, m, word_node);
+    return position_of(layout, st, word_node);
+}
+
+uint64_t slot_setup_word(const Layout& layout, uint64_t old_word, const Mark& mark, bool resume, int64_t last_id)
+{
+    const Position p = unpack_position(layout, old_word);
+    GenState st{};
+    st.last_unit = p.last_unit;
+    st.counter = p.counter;
+    int64_t word_node = p.node;
+    if (resume && p.last_unit >= 0 && mark_covers_id(layout, mark, p.last_unit, p.node, p.counter)) {
+        st = resume_saved(st, mark.unit);
+    } else if (!resume && last_id >= 0 && last_id <= layout.max_id() &&
+               pack_position(layout, Position{unit_of_id(layout, last_id), node_of(layout, last_id),
+                                              counter_of(layout, last_id)}) >= old_word &&
+               mark_covers_id(layout, mark, unit_of_id(layout, last_id), node_of(layout, last_id),
+                              counter_of(layout, last_id))) {
+        word_node = node_of(layout, last_id);
+        st = resume_from_last_id(layout, last_id, mark.unit, word_node);
+    } else {
+        word_node = mark.whole() ? p.node : mark.node;
+        restart_from_mark(layout, st, mark, word_node);
+    }
+    return pack_position(layout, Position{st.last_unit, word_node, st.counter});
+}
+
+StreamWords stream_words(const Layout& layout, const StreamJoin& j)
+{
+    StreamWords w;
+    const int64_t mark_us = fence_of_mark(layout, j.mark);
+    w.foreign = mark_us > j.fence_us;
+    w.own = restart_word(layout, j.has_node, j.mark, j.word_node);
+    if (j.mine && j.last_id >= 0 && j.last_id <= layout.max_id()) {
+        // the pair's last id while it is known (a clean restart): the ids go on right after it
+        const Position p{unit_of_id(layout, j.last_id), node_of(layout, j.last_id), counter_of(layout, j.last_id)};
+        if (p.node == (j.has_node ? j.word_node : 0) && mark_covers_id(layout, j.mark, p.last_unit, p.node, p.counter))
+            w.own = position_of(layout, resume_from_last_id(layout, j.last_id, j.mark.unit, j.word_node), j.word_node);
+    }
+    if (j.above_fence)
+        w.fenced = restart_word(layout, j.has_node, fence_mark(layout, j.fence_us, j.word_node), j.word_node);
+    const Position last = unpack_position(layout, j.issuer_word);
+    if (last.last_unit >= 0)
+        w.after_mine = restart_word(layout, j.has_node, Mark{last.last_unit, last.node, last.counter}, j.word_node);
+    w.fence_now = fence_mark(layout, std::max(j.fence_us, mark_us), j.word_node);
+    return w;
+}
+
+uint64_t stream_setup_word(const Layout& layout, uint64_t old_word, bool saved, const StreamWords& w)
+{
+    const Position p = unpack_position(layout, old_word);
+    if (saved && p.last_unit >= 0 && mark_covers_id(layout, w.fence_now, p.last_unit, p.node, p.counter))
+        return std::max(w.foreign ? std::max(old_word, w.own) : old_word, w.after_mine);
+    return std::max(std::max(w.own, w.fenced), w.after_mine);
+}
+
 bool sync_standbys_status_bits(int server_version_num)
 {
     // The first minor of each major with the bits: the minor releases of 2025-05-08 carry

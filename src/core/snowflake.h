@@ -534,6 +534,51 @@ GenState resume_from_last_id(const Layout& layout, int64_t last_id, int64_t dura
 GenState rebuild_state(const Layout& layout, bool last_known, int64_t last_id, int64_t restart_unit,
                        int64_t reserved_unit, int64_t node_id);
 
+// ---- The word a shared-memory slot restarts from -------------------------------------------------
+//
+// The adapter's set-ups (src/pg/sf_generator.cpp: init_slot for one database's slot,
+// join_stream for a stream the databases of a server share) gather what they read -- the
+// durable mark, the fence, the last id, the saved word -- and these decide the word.
+
+// The word whose next id lies right after mark among word_node's ids: a mark inside a unit for
+// another node covers none of its ids in that unit (a higher node's ids of that unit lie above
+// the mark's, a lower node's below them).
+uint64_t restart_word(const Layout& layout, bool has_node, const Mark& mark, int64_t word_node);
+
+// A slot of one database's layout set up again from the word it holds (old_word): right after
+// the word when it was saved at a clean shutdown for these relations (resume) and the mark
+// covers it; else right after the slow path's last id (last_id, -1 unknown) when the mark
+// covers it and it is not below the word; else from the mark (inside its unit for the mark's
+// node when it ends inside one).
+uint64_t slot_setup_word(const Layout& layout, uint64_t old_word, const Mark& mark, bool resume, int64_t last_id);
+
+// What a database joining a stream knows (join_stream).
+struct StreamJoin {
+    Mark mark; // the database's durable mark H
+    int64_t fence_us = 0; // the server's fence, read before this join raises it
+    bool has_node = false;
+    int64_t word_node = 0; // the node the stream's ids carry (0 without a node field)
+    bool mine = false; // this layout of this database alone issued the pair (the claim says so)
+    int64_t last_id = -1; // the slow path's last id (-1 unknown)
+    bool above_fence = false; // a set-up that must start above the fence
+    uint64_t issuer_word = 0; // this backend's own last word of the layout (0: none)
+};
+// The words a join may not go below.
+struct StreamWords {
+    bool foreign = false; // H lies above the fence: made on another server (a restore)
+    uint64_t own = 0; // right after H, or after the last id while mine and it is covered
+    uint64_t fenced = 0; // above the fence (above_fence only)
+    uint64_t after_mine = 0; // right after this backend's own last id
+    Mark fence_now; // every id of the pair lies under it
+    // The least word of a join to a stream already set up.
+    uint64_t floor() const { return std::max(foreign ? own : 0, after_mine); }
+};
+StreamWords stream_words(const Layout& layout, const StreamJoin& join);
+// The word of a stream set up from the word it holds: right after it when it was saved at a
+// clean shutdown (saved) and lies under the fence (and above an H from elsewhere), else above
+// own, fenced and after_mine.
+uint64_t stream_setup_word(const Layout& layout, uint64_t old_word, bool saved, const StreamWords& words);
+
 // ---- The server's synchronous-standby flag ---------------------------------------------------
 //
 // The generator waits for the synchronous standbys as a commit does, and tells whether the

@@ -472,32 +472,10 @@ void init_slot(Entry* e, int32 node)
         idseq::slot::begin_setup<PgAtomics>(*s);
         // A lock-free issuer of the old set-up may still move the word: it then drops its id.
         const bool done = idseq::pg::try_run(spin_error, [&] {
-            idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) {
-                const idseq::Position p = idseq::unpack_position(e->layout, old);
-                GenState st{};
-                st.last_unit = p.last_unit;
-                st.counter = p.counter;
-                int64 word_node = p.node;
-                // The word goes on right after the saved or the last id only when the mark covers
-                // it (else it cannot be the last one issued); otherwise from the mark: inside
-                // its unit for the mark's node when it ends inside one (restart_from_mark).
-                if (resume && p.last_unit >= 0 && idseq::mark_covers_id(e->layout, mark, p.last_unit, p.node, p.counter)) {
-                    st = idseq::resume_saved(st, mark.unit);
-                } else if (!resume && last_id >= 0 && last_id <= e->layout.max_id() &&
-                           idseq::pack_position(e->layout, idseq::Position{idseq::unit_of_id(e->layout, last_id),
-                                                                           idseq::node_of(e->layout, last_id),
-                                                                           idseq::counter_of(e->layout, last_id)}) >= old &&
-                           idseq::mark_covers_id(e->layout, mark, idseq::unit_of_id(e->layout, last_id),
-                                                 idseq::node_of(e->layout, last_id),
-                                                 idseq::counter_of(e->layout, last_id))) {
-                    word_node = idseq::node_of(e->layout, last_id);
-                    st = idseq::resume_from_last_id(e->layout, last_id, mark.unit, word_node);
-                } else {
-                    word_node = mark.whole() ? p.node : mark.node;
-                    idseq::restart_from_mark(e->layout, st, mark, word_node);
-                }
-                return idseq::pack_position(e->layout, idseq::Position{st.last_unit, word_node, st.counter});
-            });
+            // the word goes on right after the saved or the last id only when the mark covers
+            // it (else it cannot be the last one issued); otherwise from the mark
+            idseq::slot::exchange_word<PgAtomics>(
+                *s, [&](uint64 old) { return idseq::slot_setup_word(e->layout, old, mark, resume, last_id); });
         });
         // confirmed by durable_mark under this backend's configuration
         idseq::slot::reset_cells<PgAtomics>(*s, encoded, sync_required() ? encoded : INT64CONST(-1));
@@ -547,28 +525,6 @@ void init_slot(Entry* e, int32 node)
 // An H that ends inside a unit for another node id (the database's node id changed) covers no
 // id of this node in that unit, so this node's ids may start at that unit's first counter,
 // not wait for the next unit (an hour on an hourly layout).
-namespace {
-
-uint64 restart_word(const Entry* e, const idseq::Mark& mark, int32 word_node)
-{
-    idseq::Mark m = mark;
-    if (e->has_node && m.unit >= 0 && !m.whole() && m.node != word_node) {
-        // a higher node's ids of that unit lie above the mark's; a lower node's below them
-        if (word_node > m.node)
-            m = m.unit > 0 ? idseq::Mark{m.unit - 1} : idseq::Mark{};
-        else
-            m = idseq::Mark{m.unit};
-    }
-    uint64 word = 0;
-    run([&] {
-        GenState st{};
-        idseq::restart_from_mark(e->layout, st, m, word_node);
-        word = idseq::position_of(e->layout, st, word_node);
-    });
-    return word;
-}
-
-} // namespace
 
 void join_stream(Entry* e, int32 node)
 {
@@ -593,42 +549,27 @@ void join_stream(Entry* e, int32 node)
     }
     lock_layout(e);
     XLogRecPtr lsn;
-    const idseq::Mark mark = read_mark(e, lsn);
-    const int64 fence_us = fence_read(e->layout.unit_us); // before this join raises it
-    int64 mark_us = 0;
-    run([&] { mark_us = idseq::fence_of_mark(e->layout, mark); });
-    const bool foreign = mark_us > fence_us;
-    // H into the fence: ids under a foreign H may have been issued on another server, and a
-    // later start must go above them (an H far ahead of the clock is refused there)
-    confirm_mark(e, std::max(lsn, raise_fence_to(e, mark)));
-    const int64 last_id = forget_last(e);
-    uint64 own = restart_word(e, mark, word_node);
-    if (history == StreamHistory::Mine && last_id >= 0 && last_id <= e->layout.max_id()) {
-        // this layout of this database issued the pair alone, without preload, and its last
-        // id is still known (a clean restart): the pair's last id, so the ids go on right after
-        // it (rule 7), as a clean restart that adds idseq to shared_preload_libraries should
-        run([&] {
-            const idseq::Position p{idseq::unit_of_id(e->layout, last_id), idseq::node_of(e->layout, last_id),
-                                    idseq::counter_of(e->layout, last_id)};
-            if (p.node == (e->has_node ? word_node : 0) &&
-                idseq::mark_covers_id(e->layout, mark, p.last_unit, p.node, p.counter)) {
-                const GenState st = idseq::resume_from_last_id(e->layout, last_id, mark.unit, word_node);
-                own = idseq::position_of(e->layout, st, word_node);
-            }
-        });
-    }
-    const uint64 fenced = above_fence ? restart_word(e, idseq::fence_mark(e->layout, fence_us, word_node), word_node) : 0;
+    idseq::StreamJoin join;
+    join.mark = read_mark(e, lsn);
+    join.fence_us = fence_read(e->layout.unit_us); // before this join raises it
+    join.has_node = e->has_node;
+    join.word_node = word_node;
+    // this layout of this database issued the pair alone, without preload: while its last id
+    // is known (a clean restart), the ids go on right after it (rule 7), as a clean restart
+    // that adds idseq to shared_preload_libraries should
+    join.mine = history == StreamHistory::Mine;
+    join.above_fence = above_fence;
     // this backend's own last id of the layout (another stream's, before a change of node id):
     // its next ids go above it, so that a session's ids keep increasing
-    uint64 after_mine = 0;
-    {
-        idseq::Position last;
-        run([&] { last = idseq::unpack_position(e->layout, e->issuer.word); });
-        if (last.last_unit >= 0)
-            after_mine = restart_word(e, idseq::Mark{last.last_unit, last.node, last.counter}, word_node);
-    }
-    // the fence as a mark, for the saved word's check: every id of the pair lies under it
-    const idseq::Mark fence_now = idseq::fence_mark(e->layout, std::max(fence_us, mark_us), word_node);
+    join.issuer_word = e->issuer.word;
+    // H into the fence: ids under an H from elsewhere (a restore) may have been issued on
+    // another server, and a later start must go above them (an H far ahead of the clock is
+    // refused there)
+    confirm_mark(e, std::max(lsn, raise_fence_to(e, join.mark)));
+    join.last_id = forget_last(e);
+    idseq::StreamWords words;
+    run([&] { words = idseq::stream_words(e->layout, join); });
+    const idseq::Mark mark = join.mark;
     int64 encoded = -1;
     run([&] { encoded = idseq::encode_mark(e->layout, mark); });
     SpinLockAcquire(&s->mutex);
@@ -636,13 +577,9 @@ void join_stream(Entry* e, int32 node)
     if (!s->ready) {
         idseq::slot::begin_setup<PgAtomics>(*s);
         done = idseq::pg::try_run(spin_error, [&] {
-            idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) {
-                const idseq::Position p = idseq::unpack_position(e->layout, old);
-                if (s->saved && p.last_unit >= 0 &&
-                    idseq::mark_covers_id(e->layout, fence_now, p.last_unit, p.node, p.counter))
-                    return std::max(foreign ? std::max(old, own) : old, after_mine); // right after the last id of the last run
-                return std::max(std::max(own, fenced), after_mine);
-            });
+            // right after the last id of the last run when it was saved, else above the words
+            idseq::slot::exchange_word<PgAtomics>(
+                *s, [&](uint64 old) { return idseq::stream_setup_word(e->layout, old, s->saved, words); });
         });
         idseq::slot::reset_cells<PgAtomics>(*s, INT64CONST(-1), INT64CONST(-1)); // reservations: each database's own
         s->state_relid = s->last_relid = InvalidOid;
@@ -655,10 +592,10 @@ void join_stream(Entry* e, int32 node)
             s->generation = idseq::slot::next_generation(s->generation);
             idseq::slot::publish_setup<PgAtomics>(*s, s->generation);
         }
-    } else if (std::max(foreign ? own : 0, after_mine) > pg_atomic_read_u64(&s->word)) {
+    } else if (words.floor() > pg_atomic_read_u64(&s->word)) {
         // this database's ids (restored ones), or this session's, reach above the stream: the
         // word goes above them
-        const uint64 above = std::max(foreign ? own : 0, after_mine);
+        const uint64 above = words.floor();
         idseq::slot::begin_setup<PgAtomics>(*s);
         idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) { return std::max(old, above); });
         s->generation = idseq::slot::next_generation(s->generation);
