@@ -232,8 +232,7 @@ struct Server {
     // under the layout's lock: setval + XLogFlush
     Mark reserve(int64_t unit, int64_t counter, int64_t node)
     {
-        if (!mark_covers_id(layout, H, unit, node, counter))
-            H = reservation_mark(layout, unit, counter, node, now_us, lease_us, H);
+        H = mark_for_id(layout, H, unit, counter, node, now_us, lease_us); // as reserve() does
         return H;
     }
     bool covered(int64_t unit, int64_t node, int64_t counter) const

@@ -214,8 +214,7 @@ struct SharedStreamServer {
     }
     Mark reserve(int db, int64_t unit, int64_t counter)
     {
-        if (!mark_covers_id(layout, H[db], unit, node, counter))
-            H[db] = reservation_mark(layout, unit, counter, node, now_us, lease_us, H[db]);
+        H[db] = mark_for_id(layout, H[db], unit, counter, node, now_us, lease_us); // as reserve() does
         raise_fence(H[db]);
         return H[db];
     }

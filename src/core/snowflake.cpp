@@ -972,6 +972,14 @@ GenState rebuild_state(const Layout& layout, bool last_known, int64_t last_id, i
     return state;
 }
 
+Mark mark_for_id(const Layout& layout, const Mark& current, int64_t unit, int64_t counter, int64_t node,
+                 int64_t now_us, int64_t lease_us)
+{
+    if (mark_covers_id(layout, current, unit, node, counter))
+        return current;
+    return reservation_mark(layout, unit, counter, node, now_us, lease_us, current);
+}
+
 // ---- The word a shared-memory slot restarts from -------------------------------------------------
 
 uint64_t restart_word(const Layout& layout, bool has_node, const Mark& mark, int64_t word_node)

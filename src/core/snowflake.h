@@ -501,6 +501,10 @@ bool mark_covers_id(const Layout& layout, const Mark& mark, int64_t unit, int64_
 // block past it.
 Mark reservation_mark(const Layout& layout, int64_t unit, int64_t counter, int64_t node, int64_t now_us,
                       int64_t lease_us, const Mark& current);
+// What a reservation for the id (unit, counter) of node's ids leaves H at: current when it
+// covers the id already (mark_covers_id), else reservation_mark's.
+Mark mark_for_id(const Layout& layout, const Mark& current, int64_t unit, int64_t counter, int64_t node,
+                 int64_t now_us, int64_t lease_us);
 
 // restart_from for a mark: the next id goes right after the mark's counter inside its unit
 // when the mark ends inside a unit for node (and state has issued nothing in it or beyond),

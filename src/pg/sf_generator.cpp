@@ -218,24 +218,15 @@ void write_mark(const Entry* e, const idseq::Mark& mark)
     SetUserIdAndSecContext(saved_user, saved_context);
 }
 
-// The mark a reservation for (unit, counter) of node's ids moves H to (idseq::reservation_mark).
-idseq::Mark reservation_for(const Entry* e, int64 unit, int64 counter, int32 node, int64 now_us,
-                            const idseq::Mark& mark)
+// The mark H must be for the id (unit, counter) of node's ids: H itself when it covers the id,
+// else where a reservation moves it (idseq::mark_for_id). A lease at least as long as the
+// run-ahead, so that a burst ahead of the clock is covered by one reservation per lease rather
+// than one per unit.
+idseq::Mark mark_for_id(const Entry* e, int64 unit, int64 counter, int32 node, int64 now_us, const idseq::Mark& mark)
 {
     idseq::Mark target;
-    run([&] {
-        // A lease at least as long as the run-ahead, so a burst ahead of the clock is covered
-        // by one reservation per lease rather than one per unit.
-        target = idseq::reservation_mark(e->layout, unit, counter, node, now_us, lease_us(), mark);
-    });
+    run([&] { target = idseq::mark_for_id(e->layout, mark, unit, counter, node, now_us, lease_us()); });
     return target;
-}
-
-bool mark_covers_id(const Entry* e, const idseq::Mark& mark, int64 unit, int32 node, int64 counter)
-{
-    bool covered = false;
-    run([&] { covered = idseq::mark_covers_id(e->layout, mark, unit, node, counter); });
-    return covered;
 }
 
 // The heavyweight lock that serialises a layout's reservations and the first use of its
@@ -291,8 +282,9 @@ idseq::Mark reserve(Entry* e, int64 unit, int64 counter, int32 node, int64 now_u
     lock_layout(e);
     XLogRecPtr lsn;
     idseq::Mark mark = read_mark(e, lsn);
-    if (!mark_covers_id(e, mark, unit, node, counter)) {
-        write_mark(e, reservation_for(e, unit, counter, node, now_us, mark));
+    const idseq::Mark target = mark_for_id(e, unit, counter, node, now_us, mark);
+    if (target != mark) {
+        write_mark(e, target);
         mark = read_mark(e, lsn);
     }
     confirm_mark(e, std::max(lsn, raise_fence_to(e, mark)));
