@@ -85,6 +85,38 @@ for my $preload (1, 0)
           FROM (SELECT snowflake_nextval() AS id FROM generate_series(1, 12289)) s, LATERAL snowflake_unpack(s.id) u}),
         't', "$what: a spent unit moves on to the next");
 
+    # ---- a node id changed away and back, by reload and by clean restart ----
+    # On an hourly layout all of it falls in one unit, where node 1's ids sort below node 2's.
+    $node->safe_psql('postgres', q{
+        SELECT snowflake_create_layout('hourly', '2024-01-01 00:00:00+00', 'time:24,node:10,seq:20', '1 hour');
+        CREATE TABLE spells (n serial, node int, id bigint);});
+    my $spell = sub {
+        $node->safe_psql('postgres', q{
+            SET statement_timeout = '20s';
+            INSERT INTO spells (node, id) SELECT idseq_node_id(), snowflake_nextval('hourly') FROM generate_series(1, 3)});
+    };
+    $spell->();
+    for my $change (['2', 'reload'], ['1', 'reload'], ['2', 'restart'], ['1', 'restart'], ['2', 'reload'])
+    {
+        my ($to, $how) = @$change;
+        alter_system($node, ["idseq.node_id = $to"], wait => $how eq 'reload');
+        $node->restart(fast => 1) if $how eq 'restart';
+        $spell->();
+    }
+    # Without preload every id lies above every id before it. With preload each node id's ids
+    # come from the server's stream of that node id, so a node id changed back continues its
+    # own stream: unique, and increasing among that node id's ids (docs/snowflake.md says so).
+    my $order = q{
+        SELECT count(DISTINCT id) = count(*) AND count(DISTINCT node) = 2 AND
+               count(*) FILTER (WHERE id <= prev_max) = 0 AND count(*) = 18
+          FROM (SELECT node, id, max(id) OVER (PARTITION BY %s ORDER BY n
+                                               ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_max
+                  FROM spells) s};
+    is($node->safe_psql('postgres', sprintf($order, $preload ? 'node' : 'true')), 't',
+        "$what: node ids 1, 2, 1, 2, 1, 2 by reload and restart: unique, none waiting for the clock, "
+        . ($preload ? "each node id's ids increasing" : 'every id above every id before'));
+    alter_system($node, ['idseq.node_id = 1'], wait => 1);
+
     # ---- ALTER DATABASE / ROLE ... SET in a session that has not loaded idseq ----
     ($ret, $out, $err) = $node->psql('postgres', 'ALTER DATABASE postgres SET idseq.node_id = 7');
     if ($preload)
