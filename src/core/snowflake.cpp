@@ -1003,14 +1003,15 @@ uint64_t slot_setup_word(const Layout& layout, uint64_t old_word, const Mark& ma
     st.last_unit = p.last_unit;
     st.counter = p.counter;
     int64_t word_node = p.node;
+    const bool last_known = !resume && last_id >= 0 && last_id <= layout.max_id();
+    const Position last = last_known
+        ? Position{unit_of_id(layout, last_id), node_of(layout, last_id), counter_of(layout, last_id)}
+        : Position{};
     if (resume && p.last_unit >= 0 && mark_covers_id(layout, mark, p.last_unit, p.node, p.counter)) {
         st = resume_saved(st, mark.unit);
-    } else if (!resume && last_id >= 0 && last_id <= layout.max_id() &&
-               pack_position(layout, Position{unit_of_id(layout, last_id), node_of(layout, last_id),
-                                              counter_of(layout, last_id)}) >= old_word &&
-               mark_covers_id(layout, mark, unit_of_id(layout, last_id), node_of(layout, last_id),
-                              counter_of(layout, last_id))) {
-        word_node = node_of(layout, last_id);
+    } else if (last_known && pack_position(layout, last) >= old_word &&
+               mark_covers_id(layout, mark, last.last_unit, last.node, last.counter)) {
+        word_node = last.node;
         st = resume_from_last_id(layout, last_id, mark.unit, word_node);
     } else {
         word_node = mark.whole() ? p.node : mark.node;

@@ -514,10 +514,8 @@ void init_slot(Entry* e, int32 node)
 //    raises the fence over its mark): a restore from elsewhere, whose rows may carry ids up to
 //    it. The word goes above such an H; an H the fence covers needs nothing, since every id
 //    under it was issued on this server, below where the stream started or by the stream.
-// An H that ends inside a unit for another node id (the database's node id changed) covers no
-// id of this node in that unit, so this node's ids may start at that unit's first counter,
-// not wait for the next unit (an hour on an hourly layout).
-
+// The words themselves (after H, above the fence, after this backend's own last id, and an H
+// that ends inside a unit for another node id) are idseq::stream_words'.
 void join_stream(Entry* e, int32 node)
 {
     Slot* s = e->slot;
@@ -560,10 +558,12 @@ void join_stream(Entry* e, int32 node)
     confirm_mark(e, std::max(lsn, raise_fence_to(e, join.mark)));
     join.last_id = forget_last(e);
     idseq::StreamWords words;
-    run([&] { words = idseq::stream_words(e->layout, join); });
-    const idseq::Mark mark = join.mark;
     int64 encoded = -1;
-    run([&] { encoded = idseq::encode_mark(e->layout, mark); });
+    run([&] {
+        words = idseq::stream_words(e->layout, join);
+        encoded = idseq::encode_mark(e->layout, join.mark);
+    });
+    const uint64 above = words.floor();
     SpinLockAcquire(&s->mutex);
     bool done = true;
     if (!s->ready) {
@@ -584,10 +584,9 @@ void join_stream(Entry* e, int32 node)
             s->generation = idseq::slot::next_generation(s->generation);
             idseq::slot::publish_setup<PgAtomics>(*s, s->generation);
         }
-    } else if (words.floor() > pg_atomic_read_u64(&s->word)) {
+    } else if (above > pg_atomic_read_u64(&s->word)) {
         // this database's ids (restored ones), or this session's, reach above the stream: the
         // word goes above them
-        const uint64 above = words.floor();
         idseq::slot::begin_setup<PgAtomics>(*s);
         idseq::slot::exchange_word<PgAtomics>(*s, [&](uint64 old) { return std::max(old, above); });
         s->generation = idseq::slot::next_generation(s->generation);
@@ -598,7 +597,7 @@ void join_stream(Entry* e, int32 node)
         idseq::pg::report(spin_error);
     e->own_reserved = encoded;
     e->own_sync_reserved = sync_required() ? encoded : INT64CONST(-1); // as confirm_mark confirmed it
-    e->mark = e->base_mark = mark;
+    e->mark = e->base_mark = join.mark;
     e->joined = true;
     unlock_layout(e);
     LockRelease(&tag, ExclusiveLock, false);
