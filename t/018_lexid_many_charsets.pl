@@ -56,9 +56,11 @@ my ($ret, $out, $err) = $node->psql('postgres', q{
     RESET statement_timeout;
     SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3);
 }, on_error_stop => 0);
+# statement_timeout is the bound: a read of the registry longer than 100 ms would cancel the
+# statement with an error (the wall time of the three round trips is only noted, since a
+# loaded machine can pause a client for that long)
 note("an untyped literal among $n charsets took $out s");
-is($err, '', 'an untyped literal no charset reads is kept as written, with no error');
-cmp_ok($out, '<', 0.1, 'and is read within statement_timeout (100 ms) whatever the registry holds');
+is($err, '', 'an untyped literal no charset reads is kept as written, within statement_timeout (100 ms), with no error');
 
 # A lookup costs about the same whatever the registry holds: 5,000 lookups of distinct
 # charsets in a fresh backend (each one a cache miss).
