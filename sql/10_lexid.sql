@@ -22,8 +22,14 @@ SELECT * FROM expect_error($$SELECT idseq_create_charset('big', (SELECT string_a
 SELECT * FROM expect_error($$SELECT idseq_create_charset(NULL, 'abc')$$);
 SELECT idseq_create_charset('max256', (SELECT string_agg(chr(256 + g), '') FROM generate_series(0, 255) g));
 SELECT base FROM idseq_charsets WHERE name = 'max256';
--- an unknown charset: the hint names at most five close names, never the whole registry
+-- an unknown charset: the hint names at most five close names, then the known charsets
+-- (the built-in ones, and at most 20 custom ones in alphabetical order with how many more)
 SELECT * FROM expect_error($$SELECT 'A'::lexid(nosuch)$$);
+BEGIN;
+SELECT count(*) AS created
+  FROM (SELECT idseq_create_charset('hint_cs_' || lpad(g::text, 2, '0'), 'xy') FROM generate_series(1, 25) g) s;
+SELECT hint FROM expect_error($$SELECT code_format(1, 3, 'nosuch')$$);
+ROLLBACK;
 SELECT * FROM expect_error($$SELECT lexical_add('A', 'nosuch', 1)$$);
 SELECT * FROM expect_error($$SELECT lexical_add('A', 'base63', 1)$$);
 SELECT * FROM expect_error($$SELECT lexical_add('A', 'star', 1)$$);

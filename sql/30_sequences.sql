@@ -44,23 +44,33 @@ SELECT c.name, count(*) AS checked,
 SELECT bool_and(a < b) AS ordered
   FROM (SELECT code_format(g, 3) AS a, code_format(g + 1, 3) AS b FROM generate_series(0, 17574) g) s;
 
--- errors: bad widths (22023, naming the maximum), n out of range (22003), bad codes (22P02)
+-- widths beyond the charset's bigint range pad with the zero symbol, up to 64, and read back
+SELECT code_format(1, 16, 'hex') AS hex16, code_format(9223372036854775807, 16, 'hex') AS hex_max,
+       code_parse('7fffffffffffffff', 'hex') AS parsed_max, code_format(0, 14) AS upper14,
+       code_format(9223372036854775807, 19, 'digits') AS digits19,
+       code_parse('0000000000000000000001', 'digits') AS padded_one, length(code_format(5, 64, 'base62')) AS width64;
+
+-- errors: bad widths (22023), n out of range (22003), bad codes (22P02), codes above bigint (22003)
 \x on
 SELECT * FROM expect_error($$SELECT code_format(0, 0)$$);
-SELECT * FROM expect_error($$SELECT code_format(0, 14)$$);
-SELECT * FROM expect_error($$SELECT code_format(0, 19, 'digits')$$);
+SELECT * FROM expect_error($$SELECT code_format(0, 65)$$);
+SELECT * FROM expect_error($$SELECT code_format(-1, 20, 'digits')$$);
 SELECT * FROM expect_error($$SELECT code_format(0, -1)$$);
 SELECT * FROM expect_error($$SELECT code_format(17576, 3)$$);
 SELECT * FROM expect_error($$SELECT code_format(-1, 3)$$);
-SELECT state, message, hint = 'The view idseq_charsets lists every charset; create one with idseq_create_charset().' AS hint_names_the_view
+SELECT state, message,
+       hint LIKE 'Known charsets: digits, upper, lower, alpha, base36, base62, crockford32, base58, base64url, hex%. The view idseq_charsets lists every charset; create one with idseq_create_charset().' AS hint_lists_charsets
   FROM expect_error($$SELECT code_format(1, 3, 'nosuch')$$);
 SELECT * FROM expect_error($$SELECT code_parse('')$$);
 SELECT * FROM expect_error($$SELECT code_parse('AB1')$$);
 SELECT * FROM expect_error($$SELECT code_parse('AbC')$$);
 SELECT * FROM expect_error($$SELECT code_parse(E'AAA\n')$$);
-SELECT * FROM expect_error($$SELECT code_parse('AAAAAAAAAAAAAA')$$);
+SELECT * FROM expect_error($$SELECT code_parse(repeat('A', 65))$$);
+SELECT * FROM expect_error($$SELECT code_parse('ZZZZZZZZZZZZZZ')$$);
 SELECT * FROM expect_error($$SELECT code_parse('123456789012345678901', 'digits')$$);
-SELECT state, message, hint = 'The view idseq_charsets lists every charset; create one with idseq_create_charset().' AS hint_names_the_view
+SELECT * FROM expect_error($$SELECT code_parse('8000000000000000', 'hex')$$);
+SELECT state, message,
+       hint LIKE 'Known charsets: digits, upper, lower, alpha, base36, base62, crockford32, base58, base64url, hex%. The view idseq_charsets lists every charset; create one with idseq_create_charset().' AS hint_lists_charsets
   FROM expect_error($$SELECT code_parse('AAA', 'nosuch')$$);
 \x off
 -- NULL in, NULL out (STRICT)
@@ -100,7 +110,8 @@ SELECT * FROM expect_error($$SELECT create_code_sequence('codes')$$);
 SELECT * FROM expect_error($$SELECT create_code_sequence('no_such_schema.codes')$$);
 SELECT * FROM expect_error($$SELECT create_code_sequence('bad_width', 14)$$);
 SELECT * FROM expect_error($$SELECT create_code_sequence('bad_width', 0)$$);
-SELECT state, message, hint = 'The view idseq_charsets lists every charset; create one with idseq_create_charset().' AS hint_names_the_view
+SELECT state, message,
+       hint LIKE 'Known charsets: digits, upper, lower, alpha, base36, base62, crockford32, base58, base64url, hex%. The view idseq_charsets lists every charset; create one with idseq_create_charset().' AS hint_lists_charsets
   FROM expect_error($$SELECT create_code_sequence('bad_charset', 3, 'nosuch')$$);
 SELECT * FROM expect_error($$SELECT create_code_sequence('')$$);
 SELECT * FROM expect_error($$SELECT create_code_sequence('otherdb.seq_regress.codes')$$);
@@ -203,7 +214,8 @@ SELECT nextval_code('codes_digits') AS remembered_digits;
 CREATE SEQUENCE hand_digits MINVALUE 0 MAXVALUE 99 START 0 CYCLE;
 SELECT * FROM expect_error($$SELECT nextval_code('hand_digits')$$);
 DROP SEQUENCE hand_digits;
-SELECT state, message, hint = 'The view idseq_charsets lists every charset; create one with idseq_create_charset().' AS hint_names_the_view
+SELECT state, message,
+       hint LIKE 'Known charsets: digits, upper, lower, alpha, base36, base62, crockford32, base58, base64url, hex%. The view idseq_charsets lists every charset; create one with idseq_create_charset().' AS hint_lists_charsets
   FROM expect_error($$SELECT nextval_code('codes', 'nosuch')$$);
 SELECT last_value, is_called FROM plain;
 SELECT last_value, is_called FROM odd_max;

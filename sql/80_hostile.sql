@@ -315,7 +315,7 @@ SELECT * FROM pg_temp.hostile('code_format',
     $$SELECT code_format(0, -1)$$,
     $$SELECT code_format(0, -2147483648)$$,
     $$SELECT code_format(0, 2147483647)$$,
-    $$SELECT code_format(0, 19, 'digits')$$,
+    $$SELECT code_format(0, 65, 'digits')$$,
     $$SELECT code_format(0, 3, '')$$,
     $$SELECT code_format(0, 3, repeat('x', 1000000))$$);
 SELECT * FROM pg_temp.hostile('code_parse',

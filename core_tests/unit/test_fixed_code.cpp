@@ -110,6 +110,34 @@ TEST(Code, LargestValues)
     EXPECT_EQ(code::format(cs("upper"), code::capacity(26, 13) - 1, 13), "ZZZZZZZZZZZZZ");
 }
 
+// Widths beyond the charset's bigint range pad with the zero symbol, up to 64 symbols, and
+// read back; the value range is then bigint's.
+TEST(Code, WidthsBeyondTheSequenceRange)
+{
+    const int64_t max = std::numeric_limits<int64_t>::max();
+    EXPECT_EQ(code::format(cs("hex"), 1, 16), "0000000000000001");
+    EXPECT_EQ(code::format(cs("hex"), max, 16), "7fffffffffffffff");
+    EXPECT_EQ(code::parse(cs("hex"), "7fffffffffffffff"), max);
+    EXPECT_EQ(code::format(cs("digits"), max, 19), "9223372036854775807");
+    EXPECT_EQ(code::parse(cs("digits"), "0000000000000000000001"), 1);
+    EXPECT_EQ(code::format(cs("upper"), 0, 64), std::string(64, 'A'));
+    EXPECT_EQ(error_of([] { code::parse(cs("hex"), "8000000000000000"); }).kind(), ErrorKind::OutOfRange);
+    EXPECT_EQ(error_of([] { code::parse(cs("digits"), "9223372036854775808"); }).kind(), ErrorKind::OutOfRange);
+    const Charset greek = Charset::make(5001, "greek", "αβγδ", false);
+    for (const Charset* c : {&cs("digits"), &cs("upper"), &cs("base62"), &cs("base64url"), &greek}) {
+        for (int w = code::max_width(c->base()) + 1; w <= code::kMaxWidth; w++) {
+            for (int64_t n : {int64_t(0), int64_t(1), max / 3, max}) {
+                std::string s = code::format(*c, n, w);
+                ASSERT_EQ(code::parse(*c, s), n) << c->name() << " width " << w;
+                // the same code one symbol longer, padded with the zero symbol, is the same value
+                if (w < code::kMaxWidth) {
+                    ASSERT_EQ(code::format(*c, n, w + 1), std::string(c->symbol(0)) + s) << c->name();
+                }
+            }
+        }
+    }
+}
+
 TEST(Code, CaseInsensitiveInput)
 {
     EXPECT_EQ(code::parse(cs("alpha"), "abc"), code::parse(cs("alpha"), "ABC"));
@@ -147,11 +175,23 @@ TEST(Code, Errors)
     e = error_of([&] { code::format(up, 0, 0); });
     EXPECT_EQ(e.kind(), ErrorKind::InvalidParameter);
     EXPECT_STREQ(e.what(), "invalid code width 0 for charset \"upper\"");
-    EXPECT_EQ(e.detail(), "Codes over \"upper\" (26 symbols) have a width of 1 to 13, so that 26^width fits in bigint.");
-    EXPECT_EQ(error_of([&] { code::format(up, 0, 14); }).kind(), ErrorKind::InvalidParameter);
+    EXPECT_EQ(e.detail(), "Codes have a width of 1 to 64 symbols.");
+    EXPECT_EQ(error_of([&] { code::format(up, 0, 65); }).kind(), ErrorKind::InvalidParameter);
     EXPECT_EQ(error_of([&] { code::format(up, 0, -3); }).kind(), ErrorKind::InvalidParameter);
     EXPECT_EQ(error_of([&] { code::check_width(up, int64_t(1) << 40); }).kind(), ErrorKind::InvalidParameter);
-    EXPECT_NO_THROW(code::check_width(up, 13));
+    EXPECT_NO_THROW(code::check_width(up, 64));
+    e = error_of([&] { code::format(up, -1, 20); });
+    EXPECT_EQ(e.kind(), ErrorKind::OutOfRange);
+    EXPECT_EQ(e.detail(), "Codes of width 20 over charset \"upper\" stand for 0 to 9223372036854775807.");
+
+    // a code sequence's width: its MAXVALUE base^width - 1 must be a bigint
+    EXPECT_NO_THROW(code::check_sequence_width(up, 13));
+    e = error_of([&] { code::check_sequence_width(up, 14); });
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidParameter);
+    EXPECT_STREQ(e.what(), "invalid code width 14 for a code sequence over charset \"upper\"");
+    EXPECT_EQ(e.detail(),
+              "Code sequences over \"upper\" (26 symbols) have a width of 1 to 13, so that their MAXVALUE 26^width - 1 fits in bigint.");
+    EXPECT_EQ(error_of([&] { code::check_sequence_width(up, 0); }).kind(), ErrorKind::InvalidParameter);
 
     e = error_of([&] { code::parse(up, ""); });
     EXPECT_EQ(e.kind(), ErrorKind::Syntax);
@@ -159,9 +199,15 @@ TEST(Code, Errors)
     e = error_of([&] { code::parse(up, "AB1"); });
     EXPECT_EQ(e.kind(), ErrorKind::Syntax);
     EXPECT_STREQ(e.what(), "invalid character \"1\" at position 3 in code \"AB1\"");
-    e = error_of([&] { code::parse(up, "AAAAAAAAAAAAAA"); });
+    e = error_of([&] { code::parse(up, std::string(65, 'A')); });
     EXPECT_EQ(e.kind(), ErrorKind::Syntax);
-    EXPECT_STREQ(e.what(), "code \"AAAAAAAAAAAAAA\" is too long");
+    EXPECT_NE(std::string(e.what()).find("\" is too long"), std::string::npos);
+    EXPECT_EQ(e.detail(), "Codes have at most 64 symbols.");
+    e = error_of([&] { code::parse(up, "ZZZZZZZZZZZZZZ"); });
+    EXPECT_EQ(e.kind(), ErrorKind::OutOfRange);
+    EXPECT_STREQ(e.what(), "code \"ZZZZZZZZZZZZZZ\" is out of range for type bigint");
+    // a bad symbol after the value left bigint's range is still the error reported
+    EXPECT_EQ(error_of([&] { code::parse(up, "ZZZZZZZZZZZZZZ1"); }).kind(), ErrorKind::Syntax);
     e = error_of([&] { code::parse(up, std::string("A\x01", 2)); });
     EXPECT_STREQ(e.what(), "invalid character \"\\x01\" at position 2 in code \"A\\x01\"");
     e = error_of([&] { code::parse(up, "AAA\n"); });

@@ -71,9 +71,8 @@ using Charsets = std::vector<const Charset*>;
 Template parse_template(std::string_view text);
 
 // Checks that the charsets bound to a template fit it: one non-null charset per name, and
-// every {code:CS:W} width within 1 .. max_width of the charset's base (22023, as
-// code_format). The adapter calls it where it resolves the names; render and parse_number
-// assume it held.
+// every {code:CS:W} width within 1 .. 64 (22023, as code_format). The adapter calls it
+// where it resolves the names; render and parse_number assume it held.
 void check_charsets(const Template& t, const Charsets& charsets);
 
 enum class Period { None, Year, Month, Day };

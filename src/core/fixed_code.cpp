@@ -41,12 +41,20 @@ int64_t capacity(int base, int width) noexcept
 
 void check_width(const Charset& cs, int64_t width)
 {
+    if (width < 1 || width > kMaxWidth)
+        fail(ErrorKind::InvalidParameter,
+             "invalid code width " + std::to_string(width) + " for charset \"" + cs.name() + "\"",
+             "Codes have a width of 1 to " + std::to_string(kMaxWidth) + " symbols.");
+}
+
+void check_sequence_width(const Charset& cs, int64_t width)
+{
     int mw = max_width(cs.base());
     if (width < 1 || width > mw)
         fail(ErrorKind::InvalidParameter,
-             "invalid code width " + std::to_string(width) + " for charset \"" + cs.name() + "\"",
-             "Codes over " + symbols_of(cs) + " have a width of 1 to " + std::to_string(mw) + ", so that " +
-                 std::to_string(cs.base()) + "^width fits in bigint.");
+             "invalid code width " + std::to_string(width) + " for a code sequence over charset \"" + cs.name() + "\"",
+             "Code sequences over " + symbols_of(cs) + " have a width of 1 to " + std::to_string(mw) +
+                 ", so that their MAXVALUE " + std::to_string(cs.base()) + "^width - 1 fits in bigint.");
 }
 
 int width_of_max(int base, int64_t maxvalue) noexcept
@@ -227,7 +235,7 @@ void check_range(const Charset& cs, int64_t n, int64_t width)
         fail(ErrorKind::OutOfRange,
              "value " + std::to_string(n) + " is out of range for a code of width " + std::to_string(w),
              "Codes of width " + std::to_string(w) + " over charset \"" + cs.name() + "\" stand for 0 to " +
-                 std::to_string(capacity(cs.base(), w) - 1) + ".");
+                 std::to_string(w > max_width(cs.base()) ? kInt64Max : capacity(cs.base(), w) - 1) + ".");
 }
 
 std::string format(const Charset& cs, int64_t n, int64_t width)
@@ -244,11 +252,11 @@ int64_t parse(const Charset& cs, std::string_view code)
     if (code.empty())
         fail(ErrorKind::Syntax, "invalid code \"\"", "A code has at least one symbol.");
     const int base = cs.base();
-    const int mw = max_width(base);
     const char* p = code.data();
     const char* end = p + code.size();
     int64_t n = 0;
     int pos = 0;
+    bool overflow = false;
     while (p < end) {
         const char* start = p;
         int d = cs.read_digit(p, end);
@@ -258,11 +266,17 @@ int64_t parse(const Charset& cs, std::string_view code)
                  "invalid character \"" + describe_char(std::string_view(start, static_cast<size_t>(p - start))) +
                      "\" at position " + std::to_string(pos) + " in code \"" + shown(code) + "\"",
                  "The charset \"" + cs.name() + "\" has the symbols \"" + cs.symbols() + "\".");
-        if (pos > mw)
+        if (pos > kMaxWidth)
             fail(ErrorKind::Syntax, "code \"" + shown(code) + "\" is too long",
-                 "Codes over " + symbols_of(cs) + " have at most " + std::to_string(mw) + " symbols.");
-        n = n * base + d; // cannot overflow: base^pos <= INT64_MAX
+                 "Codes have at most " + std::to_string(kMaxWidth) + " symbols.");
+        if (n > (kInt64Max - d) / base)
+            overflow = true; // read on: a bad symbol or a code too long is the error to report
+        else
+            n = n * base + d;
     }
+    if (overflow)
+        fail(ErrorKind::OutOfRange, "code \"" + shown(code) + "\" is out of range for type bigint",
+             "Codes over " + symbols_of(cs) + " stand for 0 to " + std::to_string(kInt64Max) + ".");
     return n;
 }
 

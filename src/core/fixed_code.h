@@ -18,21 +18,27 @@
 
 namespace idseq::code {
 
-// The widest code of any charset: base 2, 2^62 <= INT64_MAX < 2^63.
-constexpr int kMaxWidth = 62;
+// The widest code: 64 symbols, whatever the charset. Every bigint has a code of 63 symbols
+// in base 2; a width beyond what the charset needs for bigint (max_width) pads with the
+// zero symbol.
+constexpr int kMaxWidth = 64;
 // Bytes a formatted code can take: kMaxWidth symbols of up to 4 UTF-8 bytes each.
 constexpr size_t kMaxCodeBytes = static_cast<size_t>(kMaxWidth) * 4;
 
-// The largest width w for which base^w fits in a bigint (base^w <= INT64_MAX).
-// base is 2..256, so the result is 7..62.
+// The largest width w for which base^w fits in a bigint (base^w <= INT64_MAX): the widest
+// code sequence (MAXVALUE base^w - 1). base is 2..256, so the result is 7..62.
 int max_width(int base) noexcept;
 
 // base^width; requires 1 <= width <= max_width(base).
 int64_t capacity(int base, int width) noexcept;
 
-// Throws Error(InvalidParameter, 22023) unless 1 <= width <= max_width(cs.base()); the
-// detail names the maximum width for the charset.
+// Throws Error(InvalidParameter, 22023) unless 1 <= width <= kMaxWidth.
 void check_width(const Charset& cs, int64_t width);
+
+// Throws Error(InvalidParameter, 22023) unless 1 <= width <= max_width(cs.base()): the
+// widths a code sequence can have (its MAXVALUE base^width - 1 is a bigint); the detail
+// names the maximum width for the charset.
+void check_sequence_width(const Charset& cs, int64_t width);
 
 // The width w >= 1 with base^w - 1 == maxvalue, or 0 when there is none.
 int width_of_max(int base, int64_t maxvalue) noexcept;
@@ -46,9 +52,11 @@ int covering_width(int base, int64_t maxvalue) noexcept;
 // 0 <= n < base^width (check with in_range); allocates nothing, throws nothing.
 size_t format_to(const Charset& cs, int64_t n, int width, char* out) noexcept;
 
+// Whether 0 <= n < base^width; requires 1 <= width <= kMaxWidth (every bigint n >= 0 is
+// in range of a width above max_width(base)).
 inline bool in_range(int base, int width, int64_t n) noexcept
 {
-    return n >= 0 && n <= capacity(base, width) - 1;
+    return n >= 0 && (width > max_width(base) || n <= capacity(base, width) - 1);
 }
 
 // Checks the width (22023) and that 0 <= n < base^width (22003).
@@ -59,7 +67,7 @@ std::string format(const Charset& cs, int64_t n, int64_t width);
 
 // code_parse: the number a code stands for; its width is its length in symbols. Errors
 // (Syntax, 22P02): an empty code, a symbol outside the charset (named with its 1-based
-// position), more symbols than max_width(cs.base()).
+// position), more symbols than kMaxWidth; (OutOfRange, 22003) a value above bigint.
 int64_t parse(const Charset& cs, std::string_view code);
 
 // ---- a fast path for nextval_lexid ----

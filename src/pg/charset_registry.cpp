@@ -573,6 +573,9 @@ const Charset* charset_by_name(const char* name)
         return cs;
     // Unknown: name a few close candidates (the registry may hold any number of names; reading
     // them all is done only here, on the way to an error, and can be cancelled).
+    // The hint lists the known charsets: the built-in ones, then the first kListedCustom
+    // custom names in alphabetical order and how many more there are.
+    constexpr int kListedCustom = 20;
     Candidates near(name);
     ensure_cache();
     check_registry();
@@ -580,8 +583,22 @@ const Charset* charset_by_name(const char* name)
     run([&] { builtins = &builtin_charsets(); });
     for (const Charset& c : *builtins)
         near.consider(c.name().c_str());
+    char listed[kListedCustom][NAMEDATALEN];
+    int n_listed = 0;
+    int64 n_custom = 0;
     scan_all([&](const Row& r) {
         near.consider(r.name);
+        n_custom++;
+        int pos = n_listed;
+        while (pos > 0 && strcmp(r.name, listed[pos - 1]) < 0)
+            pos--;
+        if (pos < kListedCustom) {
+            const int last = n_listed < kListedCustom ? n_listed : kListedCustom - 1;
+            memmove(listed[pos + 1], listed[pos], (size_t) (last - pos) * NAMEDATALEN);
+            strlcpy(listed[pos], r.name, NAMEDATALEN);
+            if (n_listed < kListedCustom)
+                n_listed++;
+        }
         return true;
     });
     StringInfoData hint;
@@ -593,8 +610,15 @@ const Charset* charset_by_name(const char* name)
             appendStringInfo(&hint, "%s%s", i == 0 ? "" : ", ", quote_identifier(near.names[i]));
         appendStringInfoString(&hint, ". ");
     }
+    appendStringInfoString(&hint, "Known charsets: ");
+    for (size_t i = 0; i < builtins->size(); i++)
+        appendStringInfo(&hint, "%s%s", i == 0 ? "" : ", ", (*builtins)[i].name().c_str());
+    for (int i = 0; i < n_listed; i++)
+        appendStringInfo(&hint, ", %s", quote_identifier(listed[i]));
+    if (n_custom > n_listed)
+        appendStringInfo(&hint, " and " INT64_FORMAT " more", n_custom - n_listed);
     appendStringInfoString(&hint,
-                           "The view idseq_charsets lists every charset; create one with idseq_create_charset().");
+                           ". The view idseq_charsets lists every charset; create one with idseq_create_charset().");
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown charset \"%s\"", shown(name)),
                     errhint("%s", hint.data)));
     pg_unreachable();

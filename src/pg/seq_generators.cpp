@@ -1021,7 +1021,7 @@ Datum create_code_sequence(PG_FUNCTION_ARGS)
     const Charset* cs = idseq::pg::charset_by_text_cached(fcinfo, PG_GETARG_TEXT_PP(2));
     int64 cap = 0;
     run([&] {
-        code::check_width(*cs, width);
+        code::check_sequence_width(*cs, width);
         cap = code::capacity(cs->base(), width);
     });
     Oid nspid;
