@@ -110,9 +110,12 @@ as_ok('bob', 'app2', q{
 as_fails('bob', 'app2', q{INSERT INTO idseq_charset_registry VALUES (1, 'bobs', 'xy', false)},
     qr/permission denied for table idseq_charset_registry/, 'an ordinary role cannot add a charset row');
 as_fails('bob', 'app2', q{SELECT idseq_create_charset('bobs', 'xy')},
-    qr/permission denied for table idseq_charset_registry/, '... nor through idseq_create_charset');
+    qr/permission denied to create charset "bobs".*HINT:  .*GRANT INSERT ON public\.idseq_charset_registry TO bob\./s,
+    '... nor through idseq_create_charset, and the hint says how to let it');
 as_fails('bob', 'app2', q{CREATE TABLE bobs.u (c lexid(bobs2, 'xy'))},
-    qr/permission denied for table idseq_charset_registry/, '... nor through a self-describing type modifier');
+    qr/permission denied to create charset "bobs2"/, '... nor through a self-describing type modifier');
+as_fails('bob', 'app2', q{SELECT snowflake_create_layout('bobs', now(), 'time:41,seq:22')},
+    qr/permission denied to create snowflake layout "bobs"/, '... nor a layout through snowflake_create_layout');
 as_fails('bob', 'app2', q{INSERT INTO idseq_layout_registry SELECT 'b', now(), 'time:41', '1 ms', state_seq, last_id_seq FROM idseq_layout_registry},
     qr/permission denied for table idseq_layout_registry/, 'an ordinary role cannot add a layout row');
 as_fails('bob', 'app2', q{SELECT setval('idseq_sf_state_snowflake', 1)},

@@ -713,6 +713,17 @@ const Charset* register_charset(const char* name, const char* symbols, bool case
                         errmsg("cannot create charset \"%s\" in a read-only transaction", name),
                         errdetail("Creating a charset adds a row to idseq_charset_registry."),
                         errhint("Create the charset in a read-write transaction first.")));
+    {
+        static const char* const columns[] = {"id", "name", "symbols", "case_insensitive"};
+        Oid relid = get_relname_relid("idseq_charset_registry", extension_schema_oid(false));
+        if (OidIsValid(relid))
+            idseq::pg::require_insert(
+                relid, columns, 4, "charset", name,
+                psprintf("The database's owner and the extension's owner can create charsets, or let this role do so: "
+                         "GRANT INSERT ON %s TO %s.",
+                         extension_relation("idseq_charset_registry"),
+                         quote_identifier(GetUserNameFromId(GetUserId(), false))));
+    }
     char idtext[16];
     pg_ltoa(id, idtext);
     const char* args[4] = {idtext, name, symbols, case_insensitive ? "true" : "false"};

@@ -2,7 +2,10 @@
 
 extern "C" {
 #include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 }
 
 namespace idseq::pg {
@@ -75,6 +78,25 @@ uint64 internal_sql_run_plan(SPIPlanPtr plan, Datum* values, const char* nulls, 
     if (expected == internal_sql_any_ok ? rc < 0 : rc != expected)
         elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
     return SPI_processed;
+}
+
+void require_insert(Oid relid, const char* const* columns, int ncolumns, const char* what, const char* name,
+                    const char* hint)
+{
+    const Oid user = GetUserId();
+    if (pg_class_aclcheck(relid, user, ACL_INSERT) == ACLCHECK_OK)
+        return;
+    bool columns_ok = ncolumns > 0;
+    for (int i = 0; i < ncolumns && columns_ok; i++) {
+        AttrNumber att = get_attnum(relid, columns[i]);
+        columns_ok = att != InvalidAttrNumber && pg_attribute_aclcheck(relid, att, user, ACL_INSERT) == ACLCHECK_OK;
+    }
+    if (columns_ok)
+        return;
+    ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to create %s \"%s\"", what, name),
+                    errdetail("Creating a %s inserts a row into table %s, which role \"%s\" may not insert into.", what,
+                              get_rel_name(relid), GetUserNameFromId(user, false)),
+                    errhint("%s", hint)));
 }
 
 } // namespace idseq::pg

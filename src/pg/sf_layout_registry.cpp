@@ -472,6 +472,9 @@ void create_layout(const char* name, TimestampTz epoch, text* canonical, Interva
         elog(ERROR, "the snowflake layout registry is missing");
     const char* schema = quote_identifier(get_namespace_name(nsp));
     char* registry_name = quote_qualified_identifier(get_namespace_name(nsp), "idseq_layout_registry");
+    idseq::pg::require_insert(registry, nullptr, 0, "snowflake layout", name,
+                              "Layouts are created by the extension's owner (normally a superuser), whose role "
+                              "owns their state sequences.");
     idseq::pg::internal_sql_connect();
     // One creator at a time, so that the duplicate check below is reliable (and the caller's
     // privileges on the registry are checked as LOCK TABLE checks them).
