@@ -20,6 +20,12 @@ SELECT * FROM expect_error($$SELECT idseq_create_charset('base36', 'abc')$$);
 SELECT * FROM expect_error($$SELECT idseq_create_charset('vowels', 'AEIOUY')$$);
 SELECT * FROM expect_error($$SELECT idseq_create_charset('big', (SELECT string_agg(chr(256 + g), '') FROM generate_series(0, 256) g))$$);
 SELECT * FROM expect_error($$SELECT idseq_create_charset(NULL, 'abc')$$);
+-- format characters print nothing: a soft hyphen, a word joiner (a zero-width space is
+-- refused as white space; combining marks are printable symbols, see 80_hostile)
+SELECT * FROM expect_error($$SELECT idseq_create_charset('shy', E'A\u00ADB')$$);
+SELECT * FROM expect_error($$SELECT idseq_create_charset('wj', E'A\u2060B')$$);
+SELECT * FROM expect_error($$SELECT idseq_create_charset('zwsp', E'A\u200BB')$$);
+SELECT * FROM expect_error($$CREATE TABLE shy_codes (c lexid(shy2, E'A\u00ADB'))$$);
 SELECT idseq_create_charset('max256', (SELECT string_agg(chr(256 + g), '') FROM generate_series(0, 255) g));
 SELECT base FROM idseq_charsets WHERE name = 'max256';
 -- an unknown charset: the hint names at most five close names, then the known charsets

@@ -99,6 +99,36 @@ TEST(Charset, CaseAndAliases)
     EXPECT_EQ(out, "fa");
 }
 
+// A new charset's symbols are printable: format characters (Cf) are refused at creation (a
+// stored charset still loads); combining marks are printable symbols.
+TEST(Charset, NewSymbolsArePrintable)
+{
+    EXPECT_NO_THROW(check_new_symbols("ok", "AB\xCE\xB1\xE2\x98\x85")); // A B α ★
+    EXPECT_NO_THROW(check_new_symbols("ok", "e\xCC\x81x"));              // U+0301 combining acute
+    const char* refused[] = {
+        "A\xC2\xAD" "B",       // U+00AD soft hyphen
+        "A\xE2\x80\x8E" "B",   // U+200E left-to-right mark
+        "A\xE2\x81\xA0" "B",   // U+2060 word joiner
+        "A\xD8\x80" "B",       // U+0600 Arabic number sign
+        "A\xF3\xA0\x80\x81",  // U+E0001 language tag
+    };
+    for (const char* syms : refused) {
+        Error e = unit::error_of([&] { check_new_symbols("cs", syms); });
+        EXPECT_EQ(e.kind(), ErrorKind::InvalidParameter) << syms;
+        EXPECT_NE(std::string(e.what()).find("contains the format character"), std::string::npos) << e.what();
+    }
+    EXPECT_STREQ(unit::error_of([] { check_new_symbols("cs", "A\xC2\xAD" "B"); }).what(),
+                 "charset \"cs\" contains the format character \"U+00AD\"");
+    // the same symbols still make a charset, as a stored one is read
+    EXPECT_NO_THROW(Charset::make(4242, "stored", "A\xC2\xAD" "B", false));
+    // the ends of the ranges
+    EXPECT_TRUE(printable_code_point(0x00AC));
+    EXPECT_FALSE(printable_code_point(0x00AD));
+    EXPECT_TRUE(printable_code_point(0x00AE));
+    EXPECT_FALSE(printable_code_point(0xE007F));
+    EXPECT_TRUE(printable_code_point(0xE0080));
+}
+
 TEST(Charset, CustomDefinitions)
 {
     Charset s = Charset::make(2000, "stars", "★☆✦", false);

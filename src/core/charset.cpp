@@ -87,6 +87,48 @@ bool symbol_code_point(int32_t cp)
              cp == 0xFEFF || (cp >= 0x2000 && cp <= 0x200F));
 }
 
+namespace {
+
+struct CodeRange {
+    int32_t first, last;
+};
+// The format characters (Unicode category Cf, 15.1), in code point order.
+constexpr CodeRange kFormatCharacters[] = {
+    {0x00AD, 0x00AD},   {0x0600, 0x0605},   {0x061C, 0x061C},   {0x06DD, 0x06DD},   {0x070F, 0x070F},
+    {0x0890, 0x0891},   {0x08E2, 0x08E2},   {0x180E, 0x180E},   {0x200B, 0x200F},   {0x202A, 0x202E},
+    {0x2060, 0x2064},   {0x2066, 0x206F},   {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD},
+    {0x110CD, 0x110CD}, {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
+    {0xE0020, 0xE007F},
+};
+
+} // namespace
+
+bool printable_code_point(int32_t cp)
+{
+    if (!symbol_code_point(cp))
+        return false;
+    for (const CodeRange& r : kFormatCharacters)
+        if (cp >= r.first && cp <= r.last)
+            return false;
+    return true;
+}
+
+void check_new_symbols(std::string_view name, std::string_view symbols)
+{
+    const char* p = symbols.data();
+    const char* end = p + symbols.size();
+    while (p < end) {
+        const char* start = p;
+        const int32_t cp = utf8_decode(p, end);
+        if (cp >= 0 && !printable_code_point(cp))
+            fail(ErrorKind::InvalidParameter,
+                 "charset \"" + shown(name) + "\" contains the format character \"" +
+                     describe_blank(cp, std::string_view(start, static_cast<size_t>(p - start))) + "\"",
+                 "Symbols must be printable characters other than white space; a format character such as the "
+                 "soft hyphen prints nothing.");
+    }
+}
+
 static bool is_ascii_letter(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
 static unsigned char ascii_upper(unsigned char c) { return (c >= 'a' && c <= 'z') ? c - 32 : c; }
 static unsigned char ascii_lower(unsigned char c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }

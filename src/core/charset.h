@@ -112,4 +112,14 @@ bool symbol_code_point(int32_t cp);
 // A character rejected by symbol_code_point, as a message shows it ("\x0A", "U+200B").
 std::string describe_blank(int32_t cp, std::string_view ch);
 
+// Whether a symbol of a new charset is printable: symbol_code_point, and not a format
+// character (Unicode category Cf: the soft hyphen, bidirectional and other invisible
+// controls). Combining marks are printable symbols: symbols are code points, never
+// normalized.
+bool printable_code_point(int32_t cp);
+// Throws Error(InvalidParameter, 22023) naming the first symbol of a new charset that is not
+// printable_code_point. Checked when a charset is created, not when a stored one is read, so
+// that a charset created before the rule keeps loading.
+void check_new_symbols(std::string_view name, std::string_view symbols);
+
 } // namespace idseq

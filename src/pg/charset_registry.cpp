@@ -713,6 +713,8 @@ const Charset* register_charset(const char* name, const char* symbols, bool case
                         errmsg("cannot create charset \"%s\" in a read-only transaction", name),
                         errdetail("Creating a charset adds a row to idseq_charset_registry."),
                         errhint("Create the charset in a read-write transaction first.")));
+    // A new charset's symbols are printable (a stored one is read as it was made).
+    run([&] { idseq::check_new_symbols(name, symbols); });
     {
         static const char* const columns[] = {"id", "name", "symbols", "case_insensitive"};
         Oid relid = get_relname_relid("idseq_charset_registry", extension_schema_oid(false));
