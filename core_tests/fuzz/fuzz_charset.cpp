@@ -10,7 +10,8 @@
 // - every symbol reads back as its digit, consuming exactly its bytes; in a case-insensitive
 //   set an ASCII letter's other case reads as the same digit; no two symbols collide;
 // - the CodecTable of the charset mirrors it, and codes of a few values round-trip;
-// - validate_charset_name accepts exactly ^[a-z_][a-z0-9_]{0,62}$, and custom ids are >= 1024.
+// - validate_charset_name accepts exactly ^[a-z_][a-z0-9_]{0,62}$, and custom ids are >= 1024;
+// - check_new_symbols refuses a made charset exactly when a symbol is a format character.
 //
 //   make build/fuzz_charset && mkdir -p build/corpus/charset
 //   build/fuzz_charset -max_total_time=60 build/corpus/charset core_tests/fuzz/corpus/charset
@@ -64,6 +65,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         return 0;
     }
     check(fuzz::valid_utf8(symbols), "a charset with invalid UTF-8 symbols was accepted");
+    // A new charset's check refuses exactly the definitions with a format character.
+    bool has_format = false;
+    for (const char* p = symbols.data(); p < symbols.data() + symbols.size();)
+        has_format |= !printable_code_point(utf8_decode(p, symbols.data() + symbols.size()));
+    try {
+        check_new_symbols(name, symbols);
+        check(!has_format, "check_new_symbols accepted a format character");
+    } catch (const Error& e) {
+        fuzz::check_error(e, utf8);
+        check(e.kind() == ErrorKind::InvalidParameter && has_format, "check_new_symbols refused printable symbols");
+    }
     check(cs->base() >= 2 && cs->base() <= kMaxCharsetSymbols, "base out of range");
     check(cs->case_insensitive() == ci && cs->name() == name && cs->id() == 4242, "attributes not kept");
 
