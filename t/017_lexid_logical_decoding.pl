@@ -144,7 +144,7 @@ for my $mode ('text', 'binary') {
     $sub->safe_psql("sub_$mode", "CREATE EXTENSION idseq; $charsets; $table;");
     $sub->safe_psql("sub_$mode",
         "CREATE SUBSCRIPTION sub_$mode CONNECTION '$pubconn' PUBLICATION lr_pub WITH (binary = $bin)");
-    eval { $sub->wait_for_subscription_sync($pub, "sub_$mode") };
+    eval { $sub->wait_for_subscription_sync($pub, "sub_$mode", "sub_$mode") };
 }
 $pub->safe_psql('postgres', q{
     INSERT INTO lr VALUES (3, 'ccc', '✦✦', 'DEAD');

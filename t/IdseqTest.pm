@@ -168,7 +168,9 @@ sub subscribe
     my $connstr = $pub->connstr . " dbname=$pubdb";
     $sub->safe_psql($db, "CREATE SUBSCRIPTION $subname CONNECTION '$connstr' PUBLICATION $publication"
           . (defined $with ? " WITH ($with)" : ''));
-    $sub->wait_for_subscription_sync($pub, $subname);
+    # the tables' sync states live in the subscription's own database (the helper's default
+    # is postgres, where it would find none to wait for)
+    $sub->wait_for_subscription_sync($pub, $subname, $db);
 }
 
 # The pgbench command line of the options below.
