@@ -118,8 +118,9 @@ std::string describe_blank(int32_t cp, std::string_view ch);
 // normalized.
 bool printable_code_point(int32_t cp);
 // Throws Error(InvalidParameter, 22023) naming the first symbol of a new charset that is not
-// printable_code_point. Checked when a charset is created, not when a stored one is read, so
-// that a charset created before the rule keeps loading.
+// printable_code_point. Checked by idseq_create_charset, not when a stored charset is read
+// nor when a restore creates one from a column's type, so that a charset created before the
+// rule keeps loading and restoring.
 void check_new_symbols(std::string_view name, std::string_view symbols);
 
 } // namespace idseq

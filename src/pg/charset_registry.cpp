@@ -74,6 +74,7 @@ extern "C" {
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/fmgroids.h"
 #include "utils/inval.h"
@@ -473,8 +474,10 @@ struct Candidates {
     Candidates(const char* w)
         : wanted(w), wanted_len((int) strlen(w))
     {
-        // Farther than this is no longer a misspelling of the name (an empty name has none).
-        max_d = wanted_len == 0 ? -1 : wanted_len / 3 + 1;
+        // Farther than this is no longer a misspelling of the name (an empty name has none):
+        // a third of its characters, counted as characters (the distance counts them so).
+        const int chars = pg_mbstrlen_with_len(w, wanted_len);
+        max_d = chars == 0 ? -1 : chars / 3 + 1;
     }
 
     void consider(const char* name)
@@ -713,14 +716,17 @@ const Charset* register_charset(const char* name, const char* symbols, bool case
                         errmsg("cannot create charset \"%s\" in a read-only transaction", name),
                         errdetail("Creating a charset adds a row to idseq_charset_registry."),
                         errhint("Create the charset in a read-write transaction first.")));
-    // A new charset's symbols are printable (a stored one is read as it was made).
-    run([&] { idseq::check_new_symbols(name, symbols); });
+    // A new charset's symbols are printable. Not for a self-describing type modifier
+    // (if_absent): pg_dump writes a column's type that way, and a restore creates its charset
+    // from it before the registry's rows arrive, with the symbols as they were made.
+    if (!if_absent)
+        run([&] { idseq::check_new_symbols(name, symbols); });
     {
         static const char* const columns[] = {"id", "name", "symbols", "case_insensitive"};
         Oid relid = get_relname_relid("idseq_charset_registry", extension_schema_oid(false));
         if (OidIsValid(relid))
             idseq::pg::require_insert(
-                relid, columns, 4, "charset", name,
+                relid, columns, 4, 0, "charset", name,
                 psprintf("The database's owner and the extension's owner can create charsets, or let this role do so: "
                          "GRANT INSERT ON %s TO %s.",
                          extension_relation("idseq_charset_registry"),

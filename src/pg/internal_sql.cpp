@@ -80,22 +80,29 @@ uint64 internal_sql_run_plan(SPIPlanPtr plan, Datum* values, const char* nulls, 
     return SPI_processed;
 }
 
-void require_insert(Oid relid, const char* const* columns, int ncolumns, const char* what, const char* name,
-                    const char* hint)
+void require_insert(Oid relid, const char* const* columns, int ncolumns, AclMode also_any, const char* what,
+                    const char* name, const char* hint)
 {
     const Oid user = GetUserId();
-    if (pg_class_aclcheck(relid, user, ACL_INSERT) == ACLCHECK_OK)
-        return;
-    bool columns_ok = ncolumns > 0;
-    for (int i = 0; i < ncolumns && columns_ok; i++) {
-        AttrNumber att = get_attnum(relid, columns[i]);
-        columns_ok = att != InvalidAttrNumber && pg_attribute_aclcheck(relid, att, user, ACL_INSERT) == ACLCHECK_OK;
+    bool may_insert = pg_class_aclcheck(relid, user, ACL_INSERT) == ACLCHECK_OK;
+    if (!may_insert && ncolumns > 0) {
+        may_insert = true;
+        for (int i = 0; i < ncolumns && may_insert; i++) {
+            AttrNumber att = get_attnum(relid, columns[i]);
+            may_insert = att != InvalidAttrNumber && pg_attribute_aclcheck(relid, att, user, ACL_INSERT) == ACLCHECK_OK;
+        }
     }
-    if (columns_ok)
+    if (may_insert && (also_any == 0 || pg_class_aclmask(relid, user, also_any, ACLMASK_ANY) != 0))
         return;
+    const char* rel = get_rel_name(relid);
+    const char* role = GetUserNameFromId(user, false);
     ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to create %s \"%s\"", what, name),
-                    errdetail("Creating a %s inserts a row into table %s, which role \"%s\" may not insert into.", what,
-                              get_rel_name(relid), GetUserNameFromId(user, false)),
+                    may_insert ? errdetail("Creating a %s locks table %s against other creators, which role \"%s\" "
+                                           "may not do (it takes UPDATE, DELETE or TRUNCATE on the table).",
+                                           what, rel, role)
+                               : errdetail("Creating a %s inserts a row into table %s, which role \"%s\" may not "
+                                           "insert into.",
+                                           what, rel, role),
                     errhint("%s", hint)));
 }
 

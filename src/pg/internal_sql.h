@@ -62,10 +62,12 @@ SPIPlanPtr internal_sql_keep_plan(const char* sql, int nargs, Oid* types);
 uint64 internal_sql_run_plan(SPIPlanPtr plan, Datum* values, const char* nulls, bool read_only, int expected);
 
 // Before idseq inserts a row for the caller (a charset, a layout): raises 42501 unless the
-// current user may insert into the table relid, with a message naming what is created
-// ("charset", name) and the hint given, instead of the INSERT's own "permission denied for
-// table". Column privileges on every column of `columns` count as the table's.
-void require_insert(Oid relid, const char* const* columns, int ncolumns, const char* what, const char* name,
-                    const char* hint);
+// current user may insert into the table relid, and holds at least one of the rights
+// also_any on it when that is not 0 (what a LOCK TABLE before the insert takes), with a
+// message naming what is created ("charset", name) and the hint given, instead of the
+// statement's own "permission denied for table". Column privileges on every column of
+// `columns` count as the table's INSERT.
+void require_insert(Oid relid, const char* const* columns, int ncolumns, AclMode also_any, const char* what,
+                    const char* name, const char* hint);
 
 } // namespace idseq::pg

@@ -472,7 +472,9 @@ void create_layout(const char* name, TimestampTz epoch, text* canonical, Interva
         elog(ERROR, "the snowflake layout registry is missing");
     const char* schema = quote_identifier(get_namespace_name(nsp));
     char* registry_name = quote_qualified_identifier(get_namespace_name(nsp), "idseq_layout_registry");
-    idseq::pg::require_insert(registry, nullptr, 0, "snowflake layout", name,
+    // (the LOCK TABLE below takes UPDATE, DELETE or TRUNCATE: the database's owner, who may
+    // insert layout rows the way a restore does, cannot create layouts)
+    idseq::pg::require_insert(registry, nullptr, 0, ACL_UPDATE | ACL_DELETE | ACL_TRUNCATE, "snowflake layout", name,
                               "Layouts are created by the extension's owner (normally a superuser), whose role "
                               "owns their state sequences.");
     idseq::pg::internal_sql_connect();
