@@ -39,6 +39,19 @@ int64_t capacity(int base, int width) noexcept
     return p;
 }
 
+bool in_range(int base, int width, int64_t n) noexcept
+{
+    if (n < 0)
+        return false;
+    int64_t p = 1; // base^i, while it is a bigint
+    for (int i = 0; i < width; i++) {
+        if (p > kInt64Max / base)
+            return true; // base^width exceeds every bigint
+        p *= base;
+    }
+    return n <= p - 1;
+}
+
 void check_width(const Charset& cs, int64_t width)
 {
     if (width < 1 || width > kMaxWidth)

@@ -54,10 +54,7 @@ size_t format_to(const Charset& cs, int64_t n, int width, char* out) noexcept;
 
 // Whether 0 <= n < base^width; requires 1 <= width <= kMaxWidth (every bigint n >= 0 is
 // in range of a width above max_width(base)).
-inline bool in_range(int base, int width, int64_t n) noexcept
-{
-    return n >= 0 && (width > max_width(base) || n <= capacity(base, width) - 1);
-}
+bool in_range(int base, int width, int64_t n) noexcept;
 
 // Checks the width (22023) and that 0 <= n < base^width (22003).
 void check_range(const Charset& cs, int64_t n, int64_t width);
