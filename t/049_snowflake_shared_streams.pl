@@ -21,7 +21,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib $FindBin::RealBin;
-use IdseqTest qw(idseq_node standby_of promote_and_wait pgbench_start psql_start markdown_blocks
+use IdseqTest qw(idseq_node wait_for_server standby_of promote_and_wait pgbench_start psql_start markdown_blocks
   sample keep_sample sampled above_before sample_over no_repeated_ids time_of);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -157,7 +157,7 @@ ok($victim > 0, "a backend of app's pgbench to kill ($victim)");
 kill 'KILL', $victim;
 $h->finish;
 $_->[0]->finish for \@a, \@b;
-$primary->poll_query_until('postgres', 'SELECT true') or die 'the server did not come back';
+wait_for_server($primary) or die 'the server did not come back';
 my @seen = split /\n/, $$seen;
 keep_sample('b_seen_before_crash', [@seen]);
 keep_orders($primary, 'app', 'app_before_crash', "note = 'bench' AND id > " . (sort { $b <=> $a } @{ sampled('app_restore') })[0]);

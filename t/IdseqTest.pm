@@ -60,7 +60,7 @@ our @EXPORT_OK = qw(idseq_node switch_path standby_of promote_and_wait dump_ok r
   subscribe pgbench_ok pgbench_start psql_start crash_while_streaming psql_as alter_system
   not_increasing_sql count_above_mark markdown_blocks runbook_block runbook_ok node_ids_are
   mint repeated_ids sample keep_sample sampled above_before overlaps sample_over time_of
-  past_lease_of no_repeated_ids);
+  past_lease_of no_repeated_ids wait_for_server);
 
 # A new node with idseq, initialised, configured, started, and the extension created in
 # database postgres. Options:
@@ -234,6 +234,23 @@ sub psql_start
           '-h', $node->host, '-p', $node->port, '-d', $o{db} // 'postgres', '-c', $sql ],
         '>', \$out, '2>', \$err, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
     return ($h, \$out, \$err);
+}
+
+# Waits until $node answers a query again after a crash restart it is going through (a
+# backend killed by a signal); false if it does not within the default timeout. A psql that
+# cannot connect exits before reading its query from standard input, and the Cluster
+# module's poll_query_until then dies writing it ("Broken pipe"): here each attempt is one
+# query whose failure, of any kind, means "not yet".
+sub wait_for_server
+{
+    my ($node) = @_;
+    my $deadline = time + $PostgreSQL::Test::Utils::timeout_default;
+    while (time < $deadline) {
+        my $up = eval { $node->safe_psql('postgres', 'SELECT true') eq 't' };
+        return 1 if $up;
+        Time::HiRes::usleep(100_000);
+    }
+    return 0;
 }
 
 # Crashes $node (an immediate stop) under load: a client streams the values of $expr, one
